@@ -1,0 +1,41 @@
+#include "fringe/core/error.h"
+
+#include <utility>
+
+namespace fringe {
+
+std::string format_error(const std::string& message, const ErrorContext& c) {
+  std::string prefix;
+  if (!c.file.empty()) {
+    prefix = c.file;
+    if (c.line > 0) prefix += ":" + std::to_string(c.line);
+    if (c.column > 0) prefix += ":" + std::to_string(c.column);
+    prefix += ": ";
+  }
+  if (!c.key.empty()) prefix += "setting '" + c.key + "' = '" + c.value + "': ";
+  return prefix + message;
+}
+
+Error::Error(const std::string& message) : std::runtime_error(message), message_(message) {}
+
+Error::Error(const std::string& message, ErrorContext context)
+    : std::runtime_error(format_error(message, context)),
+      message_(message),
+      context_(std::move(context)) {}
+
+Error Error::in_file(const std::string& file, long line, const std::string& message) {
+  ErrorContext c;
+  c.file = file;
+  c.line = line;
+  return Error(message, std::move(c));
+}
+
+Error Error::in_setting(const std::string& key, const std::string& value,
+                        const std::string& message) {
+  ErrorContext c;
+  c.key = key;
+  c.value = value;
+  return Error(message, std::move(c));
+}
+
+}  // namespace fringe

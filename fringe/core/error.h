@@ -1,0 +1,42 @@
+// fringe::Error: the one exception type for bad input and failed runs.
+// It carries where the problem is (file and line, or settings key and value) so that the
+// message a user sees always names the place and what was expected.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace fringe {
+
+// Where a problem was found. Empty fields are left out of the message.
+struct ErrorContext {
+  std::string file;    // file path
+  long line = 0;       // 1-based line number in file (0 = unknown)
+  long column = 0;     // 1-based column (0 = unknown)
+  std::string key;     // settings key, e.g. "observation/start_frequency_hz"
+  std::string value;   // the offending value as written
+};
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message);
+  Error(const std::string& message, ErrorContext context);
+
+  // The plain sentence without the context prefix.
+  const std::string& message() const { return message_; }
+  const ErrorContext& context() const { return context_; }
+
+  // Helpers for the common cases.
+  static Error in_file(const std::string& file, long line, const std::string& message);
+  static Error in_setting(const std::string& key, const std::string& value,
+                          const std::string& message);
+
+ private:
+  std::string message_;
+  ErrorContext context_;
+};
+
+// Formats "file:line:col: " / "setting 'key' = 'value': " + message.
+std::string format_error(const std::string& message, const ErrorContext& context);
+
+}  // namespace fringe
