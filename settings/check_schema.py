@@ -127,12 +127,13 @@ class Schema:
                         holder.append(iroot)
                     self._walk(holder, prefix, os.path.dirname(ipath), ipath, deps_stack)
                 elif gname:
-                    if gname not in self.groups:
-                        self.error(f"{src}: import of undefined group '{gname}' "
+                    tmpl = self._find_group(gname)
+                    if tmpl is None:
+                        self.error(f"{src}: import of undefined or ambiguous group '{gname}' "
                                    f"under '{'/'.join(prefix)}' (templates must come first)")
                         continue
                     holder = ET.Element("holder")
-                    holder.extend(copy.deepcopy(list(self.groups[gname])))
+                    holder.extend(copy.deepcopy(list(tmpl)))
                     self._walk(holder, prefix, base_dir, src, deps_stack)
                 else:
                     self.error(f"{src}: <import> without filename or group")
@@ -144,6 +145,14 @@ class Schema:
                 self.groups["/".join(prefix + [k])] = child
             elif tag in SETTING_TAGS:
                 self._setting(child, prefix, base_dir, src, deps_stack)
+
+    def _find_group(self, name):
+        """A template by its full path (OSKAR: parent keys + k), else by its
+        bare k when that is unique (fringe's loader names groups by k alone)."""
+        if name in self.groups:
+            return self.groups[name]
+        hits = [g for p, g in self.groups.items() if p.rsplit("/", 1)[-1] == name]
+        return hits[0] if len(hits) == 1 else None
 
     def _setting(self, el, prefix, base_dir, src, deps_stack):
         k = attr(el, "k", "key")
