@@ -300,8 +300,8 @@ def check_ini(schema, path):
                 errors.append(f"{where}: {key}='{value}' is not one of {s.options()}")
             elif m in s.unsupported_options:
                 warnings.append(f"{where}: {key}='{value}' is not supported yet")
-        if s.type_name == "Bool" and value.lower() not in (
-                "true", "false", "1", "0", "on", "off", "yes", "no"):
+        if s.type_name == "Bool" and not value.upper().startswith(("TRUE", "ON", "1")) \
+                and value.upper() not in ("FALSE", "OFF", "0", "NO"):
             errors.append(f"{where}: {key}='{value}' is not a boolean")
         if s.unsupported and value != (s.default or ""):
             warnings.append(f"{where}: {key}='{value}' is not supported yet "
