@@ -1,43 +1,63 @@
 #include "fringe/astro/geodesy.h"
 
 #include <cmath>
+#include <string>
+
+#include "fringe/core/error.h"
 
 namespace fringe::astro {
 namespace {
-constexpr double kA = 6378137.0;                // WGS84 semi-major axis, m
-constexpr double kF = 1.0 / 298.257223563;      // WGS84 flattening
-constexpr double kE2 = kF * (2.0 - kF);         // first eccentricity squared
+constexpr double kA = 6378137.0;            // WGS84 semi-major axis, m
+constexpr double kF = 1.0 / 298.257223563;  // WGS84 flattening
+constexpr double kE2 = kF * (2.0 - kF);     // first eccentricity squared
+// ecef_to_geodetic accepts points this far from the Earth's centre (m).
+constexpr double kMinRadius = 1.0e6;
+constexpr double kMaxRadius = 1.0e8;
 }  // namespace
 
 Vec3 geodetic_to_ecef(const Geodetic& g) {
-  const double sin_lat = std::sin(g.lat), cos_lat = std::cos(g.lat);
-  const double n = kA / std::sqrt(1.0 - kE2 * sin_lat * sin_lat);  // prime vertical radius
-  return {(n + g.height) * cos_lat * std::cos(g.lon), (n + g.height) * cos_lat * std::sin(g.lon),
-          (n * (1.0 - kE2) + g.height) * sin_lat};
+  // Evaluated in long double (64-bit mantissa on x86-64) so that the result is the correctly
+  // rounded double to within ~0.5 ulp (9.3e-10 m is 1 ulp at 6.4e6 m).
+  using Real = long double;
+  const Real lat = g.lat, lon = g.lon, h = g.height;
+  const Real sin_lat = std::sin(lat), cos_lat = std::cos(lat);
+  const Real n = Real(kA) / std::sqrt(1.0L - Real(kE2) * sin_lat * sin_lat);  // prime vertical
+  const Real rc = (n + h) * cos_lat;
+  return {static_cast<double>(rc * std::cos(lon)), static_cast<double>(rc * std::sin(lon)),
+          static_cast<double>((n * (1.0L - Real(kE2)) + h) * sin_lat)};
 }
 
 Geodetic ecef_to_geodetic(const Vec3& p) {
-  // Bowring's initial guess refined by Newton-like fixed-point iterations on latitude;
-  // converges to < 1e-12 rad in a few steps for terrestrial heights.
-  const double lon = std::atan2(p.y, p.x);
+  // Bowring's method (Bowring 1976, Survey Review 23, 323): iterate on the parametric latitude
+  // beta; each step cuts the latitude error by a factor ~e^4, so three steps reach double
+  // precision for any point outside ~30 km of the Earth's centre. The height then comes from
+  // h = r cos(lat) + z sin(lat) - a sqrt(1 - e^2 sin^2(lat)), which, unlike r / cos(lat) - N,
+  // stays well conditioned at the poles.
+  constexpr double kB = kA * (1.0 - kF);      // semi-minor axis
+  constexpr double kEp2 = kE2 / (1.0 - kE2);  // second eccentricity squared
   const double r = std::hypot(p.x, p.y);
-  double lat = std::atan2(p.z, r * (1.0 - kE2));
-  double h = 0.0;
-  for (int i = 0; i < 10; ++i) {
-    const double sin_lat = std::sin(lat);
-    const double n = kA / std::sqrt(1.0 - kE2 * sin_lat * sin_lat);
-    h = (std::abs(std::cos(lat)) > 1e-12) ? r / std::cos(lat) - n : std::abs(p.z) - n * (1.0 - kE2);
-    const double next = std::atan2(p.z, r * (1.0 - kE2 * n / (n + h)));
-    if (std::abs(next - lat) < 1e-15) {
-      lat = next;
-      break;
-    }
-    lat = next;
+  const double dist = std::hypot(r, p.z);
+  if (!(dist >= kMinRadius && dist <= kMaxRadius)) {  // also catches NaN
+    throw Error("ECEF position (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " +
+                std::to_string(p.z) + ") m is " + std::to_string(dist) +
+                " m from the Earth's centre; expected metres, 1e6..1e8 m from the centre");
   }
-  const double sin_lat = std::sin(lat);
-  const double n = kA / std::sqrt(1.0 - kE2 * sin_lat * sin_lat);
-  h = (std::abs(std::cos(lat)) > 1e-12) ? r / std::cos(lat) - n : std::abs(p.z) - n * (1.0 - kE2);
-  return {lon, lat, h};
+  const double lon = std::atan2(p.y, p.x);
+  using Real = long double;  // keeps the height's cancellation error below 1e-12 m
+  const Real r_l = std::hypot(Real(p.x), Real(p.y)), z_l = p.z;
+  const Real one_minus_f = 1.0L - Real(kF);
+  Real beta = std::atan2(z_l, one_minus_f * r_l);
+  Real lat = 0.0L;
+  for (int i = 0; i < 4; ++i) {
+    const Real sb = std::sin(beta), cb = std::cos(beta);
+    lat = std::atan2(z_l + Real(kEp2) * Real(kB) * sb * sb * sb,
+                     r_l - Real(kE2) * Real(kA) * cb * cb * cb);
+    beta = std::atan2(one_minus_f * std::sin(lat), std::cos(lat));
+  }
+  const Real sin_lat = std::sin(lat), cos_lat = std::cos(lat);
+  const Real h =
+      r_l * cos_lat + z_l * sin_lat - Real(kA) * std::sqrt(1.0L - Real(kE2) * sin_lat * sin_lat);
+  return {lon, static_cast<double>(lat), static_cast<double>(h)};
 }
 
 Vec3 enu_to_ecef_offset(const Vec3& e, double lon, double lat) {

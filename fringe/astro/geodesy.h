@@ -16,6 +16,10 @@ struct Vec3 {
 };
 
 Vec3 geodetic_to_ecef(const Geodetic& g);
+// Accurate to < 1e-9 m in height and < 1e-15 rad in latitude for heights -1e4..1e5 m
+// (Bowring's iteration). Throws fringe::Error for points closer than 1e6 m or farther than
+// 1e8 m from the Earth's centre (not terrestrial positions in metres, e.g. km by mistake).
+// At a pole the longitude is 0.
 Geodetic ecef_to_geodetic(const Vec3& ecef);
 
 // ENU offsets about a reference point -> ECEF offsets (a pure rotation, no translation).
