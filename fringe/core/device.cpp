@@ -1,0 +1,104 @@
+#include "fringe/core/device.h"
+
+#include <sched.h>
+
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#ifdef FRINGE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace fringe {
+
+std::string GpuInfo::compute_capability() const {
+  return std::to_string(compute_major) + "." + std::to_string(compute_minor);
+}
+
+int cpu_thread_count() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    const int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+std::vector<GpuInfo> cuda_devices() {
+  std::vector<GpuInfo> gpus;
+#ifdef FRINGE_HAVE_CUDA
+  // Discovery must not throw: any failure means "no usable GPU here".
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return gpus;
+  }
+  int previous = 0;
+  const bool have_previous = cudaGetDevice(&previous) == cudaSuccess;
+  for (int i = 0; i < count; ++i) {
+    GpuInfo g;
+    g.index = i;
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+      cudaGetLastError();
+      continue;
+    }
+    g.name = prop.name;
+    g.total_memory = prop.totalGlobalMem;
+    g.compute_major = prop.major;
+    g.compute_minor = prop.minor;
+    g.multiprocessor_count = prop.multiProcessorCount;
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    if (cudaSetDevice(i) == cudaSuccess &&
+        cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
+      g.free_memory = free_bytes;
+    } else {
+      cudaGetLastError();
+    }
+    gpus.push_back(std::move(g));
+  }
+  if (have_previous) cudaSetDevice(previous);
+#endif
+  return gpus;
+}
+
+std::string describe_devices() {
+  std::ostringstream out;
+  out << "CPU threads: " << cpu_thread_count() << "\n";
+#ifdef FRINGE_HAVE_CUDA
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  out << "CUDA: built with runtime " << runtime / 1000 << "." << (runtime % 1000) / 10;
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0) {
+    out << ", driver " << driver / 1000 << "." << (driver % 1000) / 10 << "\n";
+  } else {
+    cudaGetLastError();
+    out << ", no driver\n";
+  }
+#else
+  out << "CUDA: not built\n";
+#endif
+  const auto gpus = cuda_devices();
+  if (gpus.empty()) out << "GPUs: none\n";
+  for (const auto& g : gpus) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "GPU %d: %s, compute capability %s, %d multiprocessors, %.1f GiB (%.1f GiB "
+                  "free)\n",
+                  g.index, g.name.c_str(), g.compute_capability().c_str(), g.multiprocessor_count,
+                  g.total_memory / 1073741824.0, g.free_memory / 1073741824.0);
+    out << line;
+  }
+  return out.str();
+}
+
+std::string Device::to_string() const {
+  return is_gpu() ? "gpu " + std::to_string(index) : std::string("cpu");
+}
+
+}  // namespace fringe
