@@ -227,6 +227,21 @@ class Schema:
                         self.error(f"{s.key}: the default '{s.default}' is marked unsupported")
             elif s.unsupported_options:
                 self.error(f"{s.key}: unsupported=\"...\" option list on a non-OptionList type")
+            if s.type_name in ("IntRange", "DoubleRange", "IntRangeExt", "DoubleRangeExt"):
+                n = len(split_params(s.params))
+                ext = s.type_name.endswith("Ext")
+                if (not ext and n != 2) or (ext and n not in (3, 4)):
+                    self.error(f"{s.key}: {s.type_name} needs 'min,max{',word[,word]' if ext else ''}'"
+                               f", got '{s.params}'")
+                elif s.default not in (None, "") and ext:
+                    words = split_params(s.params)[2:]
+                    if s.default not in words:
+                        try:
+                            float(s.default)
+                        except ValueError:
+                            self.error(f"{s.key}: default '{s.default}' is neither a number nor one of {words}")
+            if s.type_name == "IntListExt" and not split_params(s.params):
+                self.error(f"{s.key}: IntListExt needs its special word as parameter")
             if s.required and s.default not in (None, ""):
                 self.error(f"{s.key}: required but has default '{s.default}'")
             if s.unsupported and s.type_name is None:
