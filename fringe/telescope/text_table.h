@@ -1,0 +1,48 @@
+// Reading the small text tables of a telescope model (.tm) directory.
+// OSKAR's rules: fields are separated by spaces, tabs or commas (runs of separators count as
+// one), '#' starts a comment that runs to the end of the line, blank lines are skipped.
+// Every value is checked: a field that is not a number raises fringe::Error naming the file,
+// the line and the column. No units here: callers convert (degrees -> radians etc.).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fringe::telescope {
+
+// One data line: its 1-based line number in the file and its fields as written.
+struct TextRow {
+  long line = 0;
+  std::vector<std::string> fields;
+};
+
+// All data lines of a file (comments and blank lines removed). Throws fringe::Error if the
+// file cannot be opened.
+std::vector<TextRow> read_text_rows(const std::filesystem::path& file);
+
+// The row's fields as numbers. The row must have between min_columns and max_columns fields;
+// missing trailing columns are filled from `defaults` (defaults.size() == max_columns, the
+// first min_columns entries unused). `what` describes the columns for error messages,
+// e.g. "E N [U [dE dN dU]] in metres".
+std::vector<double> parse_row(const std::filesystem::path& file, const TextRow& row,
+                              std::size_t min_columns, const std::vector<double>& defaults,
+                              const std::string& what);
+
+// A whole file of rows with 1..max columns, as numbers (see parse_row).
+std::vector<std::vector<double>> read_number_table(const std::filesystem::path& file,
+                                                   std::size_t min_columns,
+                                                   const std::vector<double>& defaults,
+                                                   const std::string& what);
+
+// A file of one integer per line (e.g. station_type_map.txt, element_types.txt). If `lines`
+// is given it receives the 1-based line number of each value.
+std::vector<int> read_int_column(const std::filesystem::path& file, const std::string& what,
+                                 std::vector<long>* lines = nullptr);
+
+// Parses one field as a finite double; throws fringe::Error (file, line, column) otherwise.
+double parse_number(const std::filesystem::path& file, long line, std::size_t column,
+                    const std::string& field);
+
+}  // namespace fringe::telescope

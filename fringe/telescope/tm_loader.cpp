@@ -1,0 +1,631 @@
+#include "fringe/telescope/tm_loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numbers>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fringe/core/error.h"
+#include "fringe/telescope/text_table.h"
+
+namespace fringe::telescope {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kDegToRad = std::numbers::pi / 180.0;
+
+// Collects warnings and unsupported files while a model loads.
+struct Report {
+  std::vector<UnsupportedFile>* unsupported = nullptr;
+  std::vector<std::string>* warnings = nullptr;
+  Logger* logger = nullptr;
+
+  void warn(const std::string& message) const {
+    if (warnings) warnings->push_back(message);
+    log_warning(logger, message);
+  }
+  void unsupported_file(const fs::path& path, const std::string& reason) const {
+    if (unsupported) unsupported->push_back({path.string(), reason});
+  }
+};
+
+bool has_file(const fs::path& dir, const char* name) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / name, ec);
+}
+
+// The first of `names` that exists in `dir`.
+std::optional<fs::path> first_existing(const fs::path& dir,
+                                       std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (has_file(dir, n)) return dir / n;
+  return std::nullopt;
+}
+
+// Sub-folder names sorted as OSKAR sorts them (strcmp, i.e. byte order). Like OSKAR, every
+// folder except "." and ".." counts, hidden ones included.
+std::vector<std::string> sorted_subdirs(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    if (entry.is_directory(ec)) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());  // std::string compares bytes as unsigned, as strcmp
+  return names;
+}
+
+std::vector<std::string> sorted_files(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    if (entry.is_regular_file(ec)) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string list_names(const std::vector<std::string>& names, std::size_t max_shown = 6) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size() && i < max_shown; ++i) {
+    if (i) s += ", ";
+    s += names[i];
+  }
+  if (names.size() > max_shown) s += ", ... (" + std::to_string(names.size()) + " in all)";
+  return s;
+}
+
+// Records files that OSKAR can read but fringe does not, found in a folder at `depth`
+// (0 = root).
+void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
+  for (const auto& name : sorted_files(dir)) {
+    const fs::path path = dir / name;
+    const bool h5 = name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0;
+    if (name == "gain_model.h5") {
+      report.unsupported_file(path, "HDF5 gain model (gain_model.h5): gains not applied");
+    } else if (name.find("HARP") != std::string::npos) {
+      report.unsupported_file(path, "HARP beam coefficients: not supported");
+    } else if (name.rfind("element_pattern", 0) == 0) {
+      report.unsupported_file(
+          path, "numerical element pattern (spherical-wave or fitted coefficients): not supported");
+    } else if (name.find("FEKO") != std::string::npos && h5) {
+      report.unsupported_file(path, "FEKO spherical-wave coefficients (HDF5): not supported");
+    } else if (h5) {
+      report.unsupported_file(path, "HDF5 file: not supported");
+    } else if (depth == 0 && name == "virtual_antenna_angle.txt") {
+      report.unsupported_file(path, "virtual antenna angle: not supported");
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Station (and tile) folders.
+
+// Element positions from a layout file: E N [U [dE dN dU]].
+struct LayoutColumns {
+  std::vector<astro::Vec3> measured, truth;
+};
+
+LayoutColumns read_element_layout(const fs::path& file) {
+  LayoutColumns out;
+  for (const auto& v :
+       read_number_table(file, 2, {0, 0, 0, 0, 0, 0}, "E N [U [dE dN dU]] in metres")) {
+    out.measured.push_back({v[0], v[1], v[2]});
+    out.truth.push_back({v[0] + v[3], v[1] + v[4], v[2] + v[5]});
+  }
+  return out;
+}
+
+void check_count(const fs::path& file, std::size_t found, std::size_t expected,
+                 const std::string& expected_from) {
+  if (found != expected) {
+    throw Error::in_file(file.string(), 0,
+                         "has " + std::to_string(found) + " entries, but " + expected_from +
+                             " gives " + std::to_string(expected) + " (one line per element)");
+  }
+}
+
+struct FeedFileNames {
+  std::initializer_list<const char*> both;  // applies to X (and to Y unless a Y file exists)
+  std::initializer_list<const char*> x;
+  std::initializer_list<const char*> y;
+};
+
+// Loads one per-feed quantity. OSKAR's rules: the plain file and the _x file set the X feed,
+// the _y file the Y feed; a feed without its own data uses X's. `plain_sets_both` is OSKAR's
+// feed_angle.txt rule (the plain file sets both feeds explicitly).
+template <class T, class ReadFile>
+void load_feed_quantity(const fs::path& dir, StationModel& m, std::vector<T> FeedData::*member,
+                        const FeedFileNames& names, bool plain_sets_both,
+                        const std::string& size_source, ReadFile read_file) {
+  const std::size_t n = m.num_elements();
+  bool y_set = false;
+  auto load = [&](const fs::path& file) {
+    std::vector<T> v = read_file(file);
+    check_count(file, v.size(), n, size_source);
+    return v;
+  };
+  if (auto f = first_existing(dir, names.both)) {
+    m.feeds[0].*member = load(*f);
+    if (plain_sets_both) {
+      m.feeds[1].*member = m.feeds[0].*member;
+      y_set = true;
+    }
+  }
+  if (auto f = first_existing(dir, names.x)) m.feeds[0].*member = load(*f);
+  if (auto f = first_existing(dir, names.y)) {
+    m.feeds[1].*member = load(*f);
+    y_set = true;
+  }
+  if (!y_set) m.feeds[1].*member = m.feeds[0].*member;
+}
+
+std::vector<ElementGainPhase> read_gain_phase(const fs::path& file) {
+  std::vector<ElementGainPhase> out;
+  for (const auto& v :
+       read_number_table(file, 1, {1, 0, 0, 0}, "G0 [phi0 deg [sigma_G [sigma_phi deg]]]"))
+    out.push_back({v[0], v[1] * kDegToRad, v[2], v[3] * kDegToRad});
+  return out;
+}
+
+std::vector<double> read_single_column(const fs::path& file, const std::string& what) {
+  std::vector<double> out;
+  for (const auto& v : read_number_table(file, 1, {0}, what)) out.push_back(v[0]);
+  return out;
+}
+
+std::vector<std::complex<double>> read_apodisation(const fs::path& file) {
+  std::vector<std::complex<double>> out;
+  for (const auto& v : read_number_table(file, 1, {1, 0}, "weight: real [imaginary]"))
+    out.emplace_back(v[0], v[1]);
+  return out;
+}
+
+std::vector<FeedAngle> read_feed_angle(const fs::path& file) {
+  std::vector<FeedAngle> out;
+  for (const auto& v : read_number_table(file, 1, {0, 0, 0}, "alpha [beta [gamma]] in degrees"))
+    out.push_back({v[0] * kDegToRad, v[1] * kDegToRad, v[2] * kDegToRad});
+  return out;
+}
+
+std::vector<MountType> read_mount_types(const fs::path& file) {
+  std::vector<MountType> out;
+  for (const auto& row : read_text_rows(file)) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(row.fields[0][0])));
+    if (c != 'F' && c != 'A') {
+      throw Error::in_file(file.string(), row.line,
+                           "expected a mount type starting with F (fixed) or A (alt-az), found '" +
+                               row.fields[0] + "'");
+    }
+    out.push_back(static_cast<MountType>(c));
+  }
+  return out;
+}
+
+std::vector<PermittedBeam> read_permitted_beams(const fs::path& file) {
+  std::vector<PermittedBeam> out;
+  for (const auto& v : read_number_table(file, 2, {0, 0}, "azimuth elevation in degrees"))
+    out.push_back({v[0] * kDegToRad, v[1] * kDegToRad});
+  return out;
+}
+
+StationModel load_station_folder(const fs::path& dir, int depth, const Report& report) {
+  StationModel m;
+  m.name = dir.filename().string();
+  m.directory = dir.string();
+  scan_unsupported(dir, depth, report);
+
+  // Element positions: layout.txt / layout_enu.txt set X (and Y unless a Y file exists);
+  // layout_x / layout_enu_x override X, layout_y / layout_enu_y set Y.
+  const auto plain = first_existing(dir, {"layout.txt", "layout_enu.txt"});
+  const auto fx = first_existing(dir, {"layout_x.txt", "layout_enu_x.txt"});
+  const auto fy = first_existing(dir, {"layout_y.txt", "layout_enu_y.txt"});
+  if (!plain && !fx && !fy) {
+    std::string hint;
+    if (has_file(dir, "layout_ecef.txt") || has_file(dir, "layout_wgs84.txt"))
+      hint =
+          " (element layouts must be local East-North-Up; layout_ecef.txt and "
+          "layout_wgs84.txt are read only at the root)";
+    throw Error::in_file((dir / "layout.txt").string(), 0,
+                         "missing station layout: the station folder has no layout.txt, "
+                         "layout_enu.txt, layout_x.txt or layout_y.txt" +
+                             hint);
+  }
+  std::optional<LayoutColumns> lx, ly;
+  fs::path size_file;
+  if (plain) {
+    lx = read_element_layout(*plain);
+    size_file = *plain;
+  }
+  if (fx) {
+    LayoutColumns c = read_element_layout(*fx);
+    if (lx) check_count(*fx, c.measured.size(), lx->measured.size(), size_file.filename().string());
+    lx = std::move(c);
+    if (size_file.empty()) size_file = *fx;
+  }
+  if (fy) {
+    ly = read_element_layout(*fy);
+    if (lx) {
+      check_count(*fy, ly->measured.size(), lx->measured.size(), size_file.filename().string());
+    } else {
+      lx = ly;  // only a Y layout: X uses it as well
+      size_file = *fy;
+    }
+  }
+  if (lx->measured.empty())
+    throw Error::in_file(size_file.string(), 0, "the station layout has no elements");
+
+  const std::size_t n = lx->measured.size();
+  m.resize(n);
+  m.feeds[0].measured_enu = lx->measured;
+  m.feeds[0].true_enu = lx->truth;
+  m.feeds[1].measured_enu = ly ? ly->measured : lx->measured;
+  m.feeds[1].true_enu = ly ? ly->truth : lx->truth;
+  const std::string size_source = "the station layout (" + size_file.filename().string() + ")";
+
+  load_feed_quantity(dir, m, &FeedData::gain_phase,
+                     {{"gain_phase.txt"}, {"gain_phase_x.txt"}, {"gain_phase_y.txt"}}, false,
+                     size_source, read_gain_phase);
+  load_feed_quantity(
+      dir, m, &FeedData::cable_length_error,
+      {{"cable_length_error.txt"}, {"cable_length_error_x.txt"}, {"cable_length_error_y.txt"}},
+      false, size_source,
+      [](const fs::path& f) { return read_single_column(f, "cable length error in metres"); });
+  load_feed_quantity(dir, m, &FeedData::apodisation,
+                     {{"apodisation.txt", "apodization.txt"},
+                      {"apodisation_x.txt", "apodization_x.txt"},
+                      {"apodisation_y.txt", "apodization_y.txt"}},
+                     false, size_source, read_apodisation);
+  load_feed_quantity(dir, m, &FeedData::feed_angle,
+                     {{"feed_angle.txt"}, {"feed_angle_x.txt"}, {"feed_angle_y.txt"}}, true,
+                     size_source, read_feed_angle);
+
+  if (has_file(dir, "element_types.txt")) {
+    const fs::path f = dir / "element_types.txt";
+    std::vector<long> lines;
+    m.element_types = read_int_column(f, "element type index", &lines);
+    check_count(f, m.element_types.size(), n, size_source);
+    for (std::size_t i = 0; i < n; ++i)
+      if (m.element_types[i] < 0)
+        throw Error::in_file(f.string(), lines[i], "element type must be 0 or more");
+  }
+  if (has_file(dir, "mount_types.txt")) {
+    const fs::path f = dir / "mount_types.txt";
+    m.mount_types = read_mount_types(f);
+    check_count(f, m.mount_types.size(), n, size_source);
+  }
+  if (has_file(dir, "permitted_beams.txt"))
+    m.permitted_beams = read_permitted_beams(dir / "permitted_beams.txt");
+
+  // Noise files deeper than the top-level station have no meaning (noise is per station).
+  if (depth > 1 && has_file(dir, "rms.txt"))
+    report.warn((dir / "rms.txt").string() +
+                ": ignored (noise RMS is read only at the root or in a top-level station folder)");
+  if (depth >= 1 && has_file(dir, "noise_frequencies.txt"))
+    report.warn((dir / "noise_frequencies.txt").string() +
+                ": ignored (noise frequencies are read only at the root of the telescope model)");
+
+  // Tiles.
+  const auto subdirs = sorted_subdirs(dir);
+  if (subdirs.size() == 1) {
+    m.tiles.push_back(load_station_folder(dir / subdirs[0], depth + 1, report));
+    m.tile_index.assign(n, 0);
+  } else if (subdirs.size() > 1) {
+    if (subdirs.size() != n) {
+      throw Error::in_file(
+          dir.string(), 0,
+          "found " + std::to_string(subdirs.size()) + " tile folders (" + list_names(subdirs) +
+              ") but " + size_source + " has " + std::to_string(n) +
+              " elements: expected 1 tile folder (shared by all elements) or one per element");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      m.tiles.push_back(load_station_folder(dir / subdirs[i], depth + 1, report));
+      m.tile_index.push_back(static_cast<int>(i));
+    }
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------
+// Root.
+
+void read_position(const fs::path& dir, TelescopeModel& model) {
+  const fs::path file = dir / "position.txt";
+  if (!has_file(dir, "position.txt")) {
+    throw Error::in_file(file.string(), 0,
+                         "missing position.txt: a telescope model needs the array centre "
+                         "(one line: longitude latitude [deg] [altitude m])");
+  }
+  const auto rows = read_text_rows(file);
+  if (rows.empty())
+    throw Error::in_file(file.string(), 0,
+                         "no data: expected one line 'longitude latitude [altitude]'");
+  if (rows.size() > 1)
+    throw Error::in_file(file.string(), rows[1].line,
+                         "expected exactly one line 'longitude latitude [altitude]', found " +
+                             std::to_string(rows.size()));
+  const auto v = parse_row(file, rows[0], 2, {0, 0, 0}, "longitude latitude [deg] [altitude m]");
+  if (std::abs(v[1]) > 90.0)
+    throw Error::in_file(file.string(), rows[0].line,
+                         "latitude " + rows[0].fields[1] + " is outside [-90, 90] degrees");
+  model.centre = {v[0] * kDegToRad, v[1] * kDegToRad, v[2]};
+  model.centre_ecef = astro::geodetic_to_ecef(model.centre);
+}
+
+astro::Vec3 add(const astro::Vec3& a, const astro::Vec3& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+astro::Vec3 sub(const astro::Vec3& a, const astro::Vec3& b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+
+void read_station_layout(const fs::path& dir, TelescopeModel& model, const Report& report) {
+  struct Candidate {
+    const char* name;
+    LayoutFrame frame;
+  };
+  const Candidate candidates[] = {{"layout.txt", LayoutFrame::Enu},
+                                  {"layout_enu.txt", LayoutFrame::Enu},
+                                  {"layout_ecef.txt", LayoutFrame::Ecef},
+                                  {"layout_wgs84.txt", LayoutFrame::Wgs84}};
+  std::vector<const Candidate*> present;
+  for (const auto& c : candidates)
+    if (has_file(dir, c.name)) present.push_back(&c);
+  if (present.empty()) {
+    throw Error::in_file((dir / "layout.txt").string(), 0,
+                         "missing station layout: the telescope model has no layout.txt, "
+                         "layout_enu.txt, layout_ecef.txt or layout_wgs84.txt");
+  }
+  if (present.size() > 1) {
+    std::vector<std::string> ignored;
+    for (std::size_t i = 1; i < present.size(); ++i) ignored.push_back(present[i]->name);
+    report.warn(dir.string() + ": station coordinates taken from " + present[0]->name +
+                "; also present and ignored (OSKAR's order of precedence): " + list_names(ignored));
+  }
+  const fs::path file = dir / present[0]->name;
+  model.layout_file = file.string();
+  model.layout_frame = present[0]->frame;
+
+  const auto rows = read_text_rows(file);
+  if (rows.empty()) throw Error::in_file(file.string(), 0, "no stations in the layout file");
+
+  const auto& c = model.centre;
+  for (const auto& row : rows) {
+    Station s;
+    switch (model.layout_frame) {
+      case LayoutFrame::Enu: {
+        const auto v = parse_row(file, row, 2, {0, 0, 0, 0, 0, 0}, "E N [U [dE dN dU]] in metres");
+        s.measured_enu = {v[0], v[1], v[2]};
+        s.true_enu = {v[0] + v[3], v[1] + v[4], v[2] + v[5]};
+        s.measured_offset_ecef = astro::enu_to_ecef_offset(s.measured_enu, c.lon, c.lat);
+        s.true_offset_ecef = astro::enu_to_ecef_offset(s.true_enu, c.lon, c.lat);
+        break;
+      }
+      case LayoutFrame::Ecef: {
+        const auto v = parse_row(file, row, 3, {0, 0, 0, 0, 0, 0}, "X Y Z [dX dY dZ] in metres");
+        const astro::Vec3 measured{v[0], v[1], v[2]};
+        const astro::Vec3 truth{v[0] + v[3], v[1] + v[4], v[2] + v[5]};
+        s.measured_offset_ecef = sub(measured, model.centre_ecef);
+        s.true_offset_ecef = sub(truth, model.centre_ecef);
+        s.measured_enu = astro::ecef_offset_to_enu(s.measured_offset_ecef, c.lon, c.lat);
+        s.true_enu = astro::ecef_offset_to_enu(s.true_offset_ecef, c.lon, c.lat);
+        break;
+      }
+      case LayoutFrame::Wgs84: {
+        const auto v = parse_row(file, row, 2, {0, 0, 0}, "longitude latitude [deg] [altitude m]");
+        if (std::abs(v[1]) > 90.0)
+          throw Error::in_file(file.string(), row.line,
+                               "latitude " + row.fields[1] + " is outside [-90, 90] degrees");
+        const astro::Vec3 ecef =
+            astro::geodetic_to_ecef({v[0] * kDegToRad, v[1] * kDegToRad, v[2]});
+        s.measured_offset_ecef = sub(ecef, model.centre_ecef);
+        s.true_offset_ecef = s.measured_offset_ecef;
+        s.measured_enu = astro::ecef_offset_to_enu(s.measured_offset_ecef, c.lon, c.lat);
+        s.true_enu = s.measured_enu;
+        break;
+      }
+    }
+    s.true_ecef = add(model.centre_ecef, s.true_offset_ecef);
+    s.geodetic = astro::ecef_to_geodetic(s.true_ecef);
+    model.stations.push_back(s);
+  }
+}
+
+void read_root_cable_length_errors(const fs::path& dir, TelescopeModel& model) {
+  const std::size_t n = model.stations.size();
+  const std::string source =
+      "the station layout (" + fs::path(model.layout_file).filename().string() + ")";
+  auto read = [&](const char* name) {
+    const fs::path f = dir / name;
+    auto v = read_single_column(f, "cable length error in metres");
+    if (v.size() != n)
+      throw Error::in_file(f.string(), 0,
+                           "has " + std::to_string(v.size()) + " entries, but " + source + " has " +
+                               std::to_string(n) + " stations (one line per station)");
+    return v;
+  };
+  if (has_file(dir, "cable_length_error.txt")) {
+    const auto v = read("cable_length_error.txt");
+    for (std::size_t i = 0; i < n; ++i)
+      model.stations[i].cable_length_error_x = model.stations[i].cable_length_error_y = v[i];
+  }
+  if (has_file(dir, "cable_length_error_x.txt")) {
+    const auto v = read("cable_length_error_x.txt");
+    for (std::size_t i = 0; i < n; ++i) model.stations[i].cable_length_error_x = v[i];
+  }
+  if (has_file(dir, "cable_length_error_y.txt")) {
+    const auto v = read("cable_length_error_y.txt");
+    for (std::size_t i = 0; i < n; ++i) model.stations[i].cable_length_error_y = v[i];
+  }
+}
+
+// Element-level files placed at the root are not read by OSKAR; say so rather than ignore.
+void warn_root_element_files(const fs::path& dir, const Report& report) {
+  static const char* const kElementFiles[] = {
+      "gain_phase.txt",    "gain_phase_x.txt",  "gain_phase_y.txt",    "apodisation.txt",
+      "apodization.txt",   "apodisation_x.txt", "apodization_x.txt",   "apodisation_y.txt",
+      "apodization_y.txt", "feed_angle.txt",    "feed_angle_x.txt",    "feed_angle_y.txt",
+      "element_types.txt", "mount_types.txt",   "permitted_beams.txt", "layout_x.txt",
+      "layout_y.txt",      "layout_enu_x.txt",  "layout_enu_y.txt"};
+  for (const char* name : kElementFiles) {
+    if (has_file(dir, name))
+      report.warn((dir / name).string() +
+                  ": ignored (an element file has effect only inside a station folder)");
+  }
+}
+
+// One value per line; `ok` checks each value, `rule` says what is expected.
+template <class Check>
+std::vector<double> read_noise_column(const fs::path& file, const std::string& what, Check ok,
+                                      const std::string& rule) {
+  std::vector<double> out;
+  for (const auto& row : read_text_rows(file)) {
+    const double v = parse_row(file, row, 1, {0}, what)[0];
+    if (!ok(v)) throw Error::in_file(file.string(), row.line, rule + ", found " + row.fields[0]);
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<double> read_rms(const fs::path& file) {
+  return read_noise_column(
+      file, "noise RMS in Jy", [](double v) { return v >= 0.0; }, "noise RMS must not be negative");
+}
+
+void summarise_unsupported(const std::vector<UnsupportedFile>& files, const Report& report) {
+  if (files.empty()) return;
+  std::map<std::string, std::vector<std::string>> by_reason;
+  for (const auto& f : files) by_reason[f.reason].push_back(f.path);
+  for (const auto& [reason, paths] : by_reason) {
+    report.warn("telescope model file(s) not supported by fringe and not loaded — " + reason +
+                ": " + list_names(paths, 10));
+  }
+}
+
+}  // namespace
+
+StationModel load_station_model(const fs::path& directory,
+                                std::vector<UnsupportedFile>* unsupported,
+                                std::vector<std::string>* warnings) {
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec))
+    throw Error::in_file(directory.string(), 0, "station folder does not exist");
+  Report report{unsupported, warnings, nullptr};
+  return load_station_folder(directory, 1, report);
+}
+
+TelescopeModel load_telescope_model(const fs::path& directory, Logger* logger) {
+  std::error_code ec;
+  if (!fs::exists(directory, ec))
+    throw Error::in_file(directory.string(), 0, "telescope model directory does not exist");
+  if (!fs::is_directory(directory, ec))
+    throw Error::in_file(directory.string(), 0, "telescope model path is not a directory");
+
+  TelescopeModel model;
+  model.directory = directory.string();
+  Report report{&model.unsupported_files, &model.warnings, logger};
+
+  read_position(directory, model);
+  read_station_layout(directory, model, report);
+  const std::size_t num_stations = model.stations.size();
+  scan_unsupported(directory, 0, report);
+  warn_root_element_files(directory, report);
+
+  // Station folders and which one each station uses.
+  const auto subdirs = sorted_subdirs(directory);
+  const std::size_t num_dirs = subdirs.size();
+  std::vector<int> type_map;
+  const bool have_map = has_file(directory, "station_type_map.txt");
+  if (have_map) {
+    const fs::path f = directory / "station_type_map.txt";
+    std::vector<long> lines;
+    type_map = read_int_column(f, "0-based station folder index", &lines);
+    if (type_map.size() != num_stations)
+      throw Error::in_file(f.string(), 0,
+                           "has " + std::to_string(type_map.size()) +
+                               " entries, but the station layout has " +
+                               std::to_string(num_stations) + " stations (one line per station)");
+    const int num_models = static_cast<int>(std::max<std::size_t>(num_dirs, 1));
+    for (std::size_t i = 0; i < num_stations; ++i) {
+      if (type_map[i] < 0 || type_map[i] >= num_models)
+        throw Error::in_file(
+            f.string(), lines[i],
+            "station folder index " + std::to_string(type_map[i]) + " is out of range: there " +
+                (num_dirs == 1 ? "is 1 station folder"
+                               : "are " + std::to_string(num_dirs) + " station folders") +
+                " (valid indices 0 to " + std::to_string(num_models - 1) + ")");
+    }
+  }
+
+  bool one_folder_per_station = false;
+  if (num_dirs == 0) {
+    model.station_models.push_back(StationModel::single_element());
+  } else if (num_dirs == 1 || have_map || num_dirs == num_stations) {
+    for (const auto& name : subdirs)
+      model.station_models.push_back(load_station_folder(directory / name, 1, report));
+    one_folder_per_station = num_dirs > 1 && !have_map;
+  } else {
+    throw Error::in_file(directory.string(), 0,
+                         "found " + std::to_string(num_dirs) + " station folders (" +
+                             list_names(subdirs) + ") but " +
+                             fs::path(model.layout_file).filename().string() + " has " +
+                             std::to_string(num_stations) +
+                             " stations: expected 1 station folder (shared by all stations), " +
+                             std::to_string(num_stations) +
+                             " (one per station, in sorted name order), or a station_type_map.txt");
+  }
+  for (std::size_t i = 0; i < num_stations; ++i) {
+    Station& s = model.stations[i];
+    s.model_index = have_map ? type_map[i] : (one_folder_per_station ? static_cast<int>(i) : 0);
+    if (one_folder_per_station) {
+      s.name = subdirs[i];
+    } else {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "s%04zu", i);
+      s.name = buf;
+    }
+  }
+
+  read_root_cable_length_errors(directory, model);
+
+  // Noise: frequencies at the root; RMS at the root, overridden per top-level station folder.
+  if (has_file(directory, "noise_frequencies.txt")) {
+    const fs::path f = directory / "noise_frequencies.txt";
+    model.noise_freq_hz = read_noise_column(
+        f, "noise frequency in Hz", [](double v) { return v > 0.0; },
+        "noise frequency must be positive");
+  }
+  std::vector<double> root_rms;
+  std::string root_rms_file;
+  if (has_file(directory, "rms.txt")) {
+    root_rms_file = (directory / "rms.txt").string();
+    root_rms = read_rms(root_rms_file);
+  }
+  for (auto& m : model.station_models) {
+    std::string rms_file = root_rms_file;
+    m.noise_rms_jy = root_rms;
+    if (!m.directory.empty() && has_file(m.directory, "rms.txt")) {
+      rms_file = (fs::path(m.directory) / "rms.txt").string();
+      m.noise_rms_jy = read_rms(rms_file);
+    }
+    if (!m.noise_rms_jy.empty() && !model.noise_freq_hz.empty() &&
+        m.noise_rms_jy.size() != model.noise_freq_hz.size()) {
+      throw Error::in_file(rms_file, 0,
+                           "has " + std::to_string(m.noise_rms_jy.size()) +
+                               " RMS values, but noise_frequencies.txt has " +
+                               std::to_string(model.noise_freq_hz.size()) +
+                               " frequencies (one RMS per frequency)");
+    }
+  }
+
+  summarise_unsupported(model.unsupported_files, report);
+  return model;
+}
+
+}  // namespace fringe::telescope
