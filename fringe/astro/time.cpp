@@ -104,9 +104,12 @@ CalendarTime mjd_to_calendar(double mjd) {
   }
   CalendarTime t;
   civil_from_days(static_cast<long>(day) - kMjdOf1970, t.year, t.month, t.day);
+  // Split into h, m, s; the corrections keep s >= 0 when a quotient rounds up.
   t.hour = static_cast<int>(seconds / 3600.0);
+  if (t.hour * 3600.0 > seconds) --t.hour;
   seconds -= t.hour * 3600.0;
   t.minute = static_cast<int>(seconds / 60.0);
+  if (t.minute * 60.0 > seconds) --t.minute;
   t.second = seconds - t.minute * 60.0;
   return t;
 }

@@ -119,6 +119,16 @@ TEST(Time, MjdToCalendarInvertsCalendarToMjd) {
   EXPECT_EQ(epoch.year, 1858);
   EXPECT_EQ(epoch.month, 11);
   EXPECT_EQ(epoch.day, 17);
+  // Just below midnight: fields stay in range (no second 60, no negative second).
+  for (double mjd : {std::nextafter(51545.0, 0.0), std::nextafter(51544.0 + 1.0 / 24, 0.0),
+                     std::nextafter(51544.0 + 1.0 / 1440, 0.0)}) {
+    const fa::CalendarTime c = fa::mjd_to_calendar(mjd);
+    EXPECT_GE(c.second, 0.0);
+    EXPECT_LT(c.second, 60.0);
+    EXPECT_LE(c.minute, 59);
+    EXPECT_LE(c.hour, 23);
+    EXPECT_NEAR(fa::calendar_to_mjd(c), mjd, 1e-10);
+  }
   const fa::CalendarTime before = fa::mjd_to_calendar(-0.5);
   EXPECT_EQ(before.day, 16);
   EXPECT_EQ(before.hour, 12);
