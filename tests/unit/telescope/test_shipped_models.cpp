@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <numbers>
+#include <ostream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -39,6 +40,9 @@ struct Expected {
   double baseline_km = 0.0;
   double tolerance_km = 0.0;
 };
+
+// gtest prints parameters of failing tests with this.
+void PrintTo(const Expected& e, std::ostream* os) { *os << e.model; }
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
