@@ -1,0 +1,78 @@
+#include "fringe/telescope/tm_detail.h"
+
+#include <algorithm>
+
+#include "fringe/telescope/text_table.h"
+
+namespace fringe::telescope::detail {
+
+bool has_file(const fs::path& dir, const char* name) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / name, ec);
+}
+
+std::optional<fs::path> first_existing(const fs::path& dir,
+                                       std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (has_file(dir, n)) return dir / n;
+  return std::nullopt;
+}
+
+std::vector<std::string> sorted_subdirs(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    if (entry.is_directory(ec)) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());  // std::string compares bytes as unsigned, as strcmp
+  return names;
+}
+
+std::vector<std::string> sorted_files(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    if (entry.is_regular_file(ec)) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string list_names(const std::vector<std::string>& names, std::size_t max_shown) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size() && i < max_shown; ++i) {
+    if (i) s += ", ";
+    s += names[i];
+  }
+  if (names.size() > max_shown) s += ", ... (" + std::to_string(names.size()) + " in all)";
+  return s;
+}
+
+void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
+  for (const auto& name : sorted_files(dir)) {
+    const fs::path path = dir / name;
+    const bool h5 = name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0;
+    if (name == "gain_model.h5") {
+      report.unsupported_file(path, "HDF5 gain model (gain_model.h5): gains not applied");
+    } else if (name.find("HARP") != std::string::npos) {
+      report.unsupported_file(path, "HARP beam coefficients: not supported");
+    } else if (name.rfind("element_pattern", 0) == 0) {
+      report.unsupported_file(
+          path, "numerical element pattern (spherical-wave or fitted coefficients): not supported");
+    } else if (name.find("FEKO") != std::string::npos && h5) {
+      report.unsupported_file(path, "FEKO spherical-wave coefficients (HDF5): not supported");
+    } else if (h5) {
+      report.unsupported_file(path, "HDF5 file: not supported");
+    } else if (depth == 0 && name == "virtual_antenna_angle.txt") {
+      report.unsupported_file(path, "virtual antenna angle: not supported");
+    }
+  }
+}
+
+std::vector<double> read_single_column(const fs::path& file, const std::string& what) {
+  std::vector<double> out;
+  for (const auto& v : read_number_table(file, 1, {0}, what)) out.push_back(v[0]);
+  return out;
+}
+
+}  // namespace fringe::telescope::detail
