@@ -6,7 +6,8 @@ importing file) and <group k=...> templates copied in by <import group=.../>,
 then checks the schema itself:
   - every <s> has a k, full keys are unique, every <type> name is known;
   - OptionList defaults and unsupported="..." values name real options;
-  - every <depends k=...> names an existing key;
+  - every <depends k=...> names an existing key, and a value that is one of its
+    options, not an unsupported one (fringe's loader refuses that);
   - required settings carry no default.
 With INI files it checks that every key exists in the schema (OSKAR's rules:
 [group] prefix except [General]; '\\' and '.' in keys become '/'; fringe also
@@ -253,9 +254,13 @@ class Schema:
             for dk, dv, _ in s.depends:
                 if dk and dk not in self.settings:
                     self.error(f"{s.key}: depends on unknown key '{dk}'")
-                elif dk and self.settings[dk].type_name == "OptionList" and dv != "" \
-                        and match_option(dv, self.settings[dk].options()) is None:
-                    self.error(f"{s.key}: depends on {dk}='{dv}', not an option of it")
+                elif dk and self.settings[dk].type_name == "OptionList" and dv != "":
+                    m = match_option(dv, self.settings[dk].options())
+                    if m is None:
+                        self.error(f"{s.key}: depends on {dk}='{dv}', not an option of it")
+                    elif m in self.settings[dk].unsupported_options:
+                        # fringe's loader normalises dependency values and refuses these.
+                        self.error(f"{s.key}: depends on {dk}='{dv}', an unsupported option")
 
 
 def match_option(text, options):
