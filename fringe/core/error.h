@@ -10,11 +10,11 @@ namespace fringe {
 
 // Where a problem was found. Empty fields are left out of the message.
 struct ErrorContext {
-  std::string file;    // file path
-  long line = 0;       // 1-based line number in file (0 = unknown)
-  long column = 0;     // 1-based column (0 = unknown)
-  std::string key;     // settings key, e.g. "observation/start_frequency_hz"
-  std::string value;   // the offending value as written
+  std::string file;   // file path
+  long line = 0;      // 1-based line number in file (0 = unknown)
+  long column = 0;    // 1-based column (0 = unknown)
+  std::string key;    // settings key, e.g. "observation/start_frequency_hz"
+  std::string value;  // the offending value as written
 };
 
 class Error : public std::runtime_error {

@@ -20,16 +20,16 @@ std::string_view to_string(LogLevel level);
 
 class Logger {
  public:
-  Logger();                              // to std::cerr at Info
-  explicit Logger(std::ostream& stream); // to a given stream at Info
+  Logger();                               // to std::cerr at Info
+  explicit Logger(std::ostream& stream);  // to a given stream at Info
   Logger(const Logger&) = delete;
   Logger& operator=(const Logger&) = delete;
 
-  void set_level(LogLevel level);           // terminal threshold
+  void set_level(LogLevel level);  // terminal threshold
   LogLevel level() const;
   void open_file(const std::string& path);  // also write every message (all levels) there
   void close_file();
-  void set_timestamps(bool on);             // prefix "[HH:MM:SS.mmm]" (default on)
+  void set_timestamps(bool on);  // prefix "[HH:MM:SS.mmm]" (default on)
 
   void log(LogLevel level, std::string_view message);
   void debug(std::string_view m) { log(LogLevel::Debug, m); }

@@ -83,69 +83,54 @@ bool cuda_built() {
 }
 
 void* allocate_bytes(const MemoryLocation& location, std::size_t bytes) {
-  // Pinned and GPU requests are checked even for 0 bytes, so a wrong location fails early.
-  switch (location.kind) {
-    case MemoryKind::Host:
-      if (bytes == 0) return nullptr;
-      try {
-        return ::operator new(bytes, kHostAlignment);
-      } catch (const std::bad_alloc&) {
-        throw Error("out of host memory allocating " + size_text(bytes));
-      }
-    case MemoryKind::PinnedHost: {
-#ifdef FRINGE_HAVE_CUDA
-      void* p = nullptr;
-      if (bytes == 0) return p;
-      FRINGE_CUDA_CHECK(cudaMallocHost(&p, bytes));
-      return p;
-#else
-      no_cuda(location);
-#endif
-    }
-    case MemoryKind::Gpu: {
-#ifdef FRINGE_HAVE_CUDA
-      check_device_index(location);
-      void* p = nullptr;
-      if (bytes == 0) return p;
-      DeviceGuard guard(location.device);
-      const cudaError_t code = cudaMalloc(&p, bytes);
-      if (code == cudaErrorMemoryAllocation) {
-        cudaGetLastError();
-        throw Error("out of GPU memory allocating " + size_text(bytes) + " on " +
-                    to_string(location));
-      }
-      FRINGE_CUDA_CHECK(code);
-      return p;
-#else
-      no_cuda(location);
-#endif
+  if (location.kind == MemoryKind::Host) {
+    if (bytes == 0) return nullptr;
+    try {
+      return ::operator new(bytes, kHostAlignment);
+    } catch (const std::bad_alloc&) {
+      throw Error("out of host memory allocating " + size_text(bytes));
     }
   }
-  throw Error("unknown memory location");
+  // Pinned and GPU requests are checked even for 0 bytes, so a wrong location fails early.
+#ifdef FRINGE_HAVE_CUDA
+  void* p = nullptr;
+  if (location.kind == MemoryKind::PinnedHost) {
+    if (bytes > 0) FRINGE_CUDA_CHECK(cudaMallocHost(&p, bytes));
+    return p;
+  }
+  check_device_index(location);
+  if (bytes == 0) return p;
+  DeviceGuard guard(location.device);
+  const cudaError_t code = cudaMalloc(&p, bytes);
+  if (code == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    throw Error("out of GPU memory allocating " + size_text(bytes) + " on " + to_string(location));
+  }
+  FRINGE_CUDA_CHECK(code);
+  return p;
+#else
+  no_cuda(location);
+#endif
 }
 
 void free_bytes(const MemoryLocation& location, void* pointer) noexcept {
   if (!pointer) return;
-  switch (location.kind) {
-    case MemoryKind::Host:
-      ::operator delete(pointer, kHostAlignment);
-      return;
-    case MemoryKind::PinnedHost:
-#ifdef FRINGE_HAVE_CUDA
-      cudaFreeHost(pointer);
-#endif
-      return;
-    case MemoryKind::Gpu:
-#ifdef FRINGE_HAVE_CUDA
-      try {
-        DeviceGuard guard(location.device);
-        cudaFree(pointer);
-      } catch (...) {
-        // Nothing sensible to do while freeing (the context may already be gone).
-      }
-#endif
-      return;
+  if (location.kind == MemoryKind::Host) {
+    ::operator delete(pointer, kHostAlignment);
+    return;
   }
+#ifdef FRINGE_HAVE_CUDA
+  if (location.kind == MemoryKind::PinnedHost) {
+    cudaFreeHost(pointer);
+    return;
+  }
+  try {
+    DeviceGuard guard(location.device);
+    cudaFree(pointer);
+  } catch (...) {
+    // Nothing sensible to do while freeing (the context may already be gone).
+  }
+#endif
 }
 
 void copy_bytes(void* dst, const MemoryLocation& dst_location, const void* src,

@@ -12,7 +12,7 @@ ThreadPool::ThreadPool(int n_threads) {
   const int n = n_threads > 0 ? n_threads : cpu_thread_count();
   workers_.reserve(n);
   for (int i = 0; i < n; ++i) {
-    workers_.emplace_back([this, i](std::stop_token stop) { worker_loop(i, stop); });
+    workers_.emplace_back([this, i](const std::stop_token& stop) { worker_loop(i, stop); });
   }
 }
 
@@ -22,7 +22,7 @@ ThreadPool::~ThreadPool() {
   workers_.clear();  // joins
 }
 
-void ThreadPool::worker_loop(int thread_index, std::stop_token stop) {
+void ThreadPool::worker_loop(int thread_index, const std::stop_token& stop) {
   unsigned long seen = 0;
   std::unique_lock lock(mutex_);
   while (true) {

@@ -33,7 +33,7 @@ class ThreadPool {
   void run(std::size_t n_items, const WorkFunction& fn);
 
  private:
-  void worker_loop(int thread_index, std::stop_token stop);
+  void worker_loop(int thread_index, const std::stop_token& stop);
 
   std::mutex run_mutex_;  // one run at a time
   std::mutex mutex_;

@@ -118,7 +118,9 @@ TEST(Array, GpuWithoutCudaOrDeviceThrows) {
   } catch (const Error& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("gpu 0"), std::string::npos) << m;
-    if (!cuda_built()) EXPECT_NE(m.find("without CUDA"), std::string::npos) << m;
+    if (!cuda_built()) {
+      EXPECT_NE(m.find("without CUDA"), std::string::npos) << m;
+    }
   }
   auto host = Array<float>::from_host(std::vector<float>{1, 2});
   EXPECT_THROW(host.to(MemoryLocation::gpu(0)), Error);

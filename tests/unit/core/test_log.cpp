@@ -114,6 +114,7 @@ TEST(Log, ThreadSafe) {
   constexpr int kThreads = 4, kEach = 200;
   {
     std::vector<std::jthread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&log, t] {
         for (int i = 0; i < kEach; ++i) {

@@ -110,6 +110,7 @@ TEST(StageTimers, ScopeAndThreads) {
   EXPECT_GE(timers.seconds("sleep"), 0.014);
   {
     std::vector<std::jthread> threads;
+    threads.reserve(4);
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&] {
         for (int i = 0; i < 1000; ++i) timers.add("work", 0.001);

@@ -81,6 +81,7 @@ TEST(Progress, CounterFromThreads) {
   ProgressCounter counter(cb, "units", 40);
   {
     std::vector<std::jthread> threads;
+    threads.reserve(4);
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&] {
         for (int i = 0; i < 10; ++i) counter.advance();

@@ -97,7 +97,9 @@ TEST(Device, CpuAndDiscovery) {
   EXPECT_GE(cpu_thread_count(), 1);
   std::vector<GpuInfo> gpus;
   EXPECT_NO_THROW(gpus = cuda_devices());
-  if (!cuda_built()) EXPECT_TRUE(gpus.empty());
+  if (!cuda_built()) {
+    EXPECT_TRUE(gpus.empty());
+  }
   for (const auto& g : gpus) {
     EXPECT_FALSE(g.name.empty());
     EXPECT_GT(g.total_memory, 0u);
