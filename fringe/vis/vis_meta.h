@@ -1,0 +1,82 @@
+// VisMeta: everything about a visibility data set that is not per-sample data: stations,
+// axes (frequency, time), polarisation mode, phase centre and the Measurement Set options
+// that OSKAR exposes (ms_dish_diameter, force_polarised_ms, use_casa_phase_convention),
+// plus the history text (settings file and run log) that goes into the MS HISTORY table.
+// Units: metres (ITRF/ECEF, absolute), radians, Hz, seconds; times are UTC.
+// Axis conventions (OSKAR, oskar-compat.md 4.1): channel c is centred at
+// start_frequency_hz + c frequency_inc_hz and dump t at start + (t + 1/2) time_inc_sec.
+// Compiles as C++17 (fringe/io/ms includes it).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace fringe::vis {
+
+// Full: the four linear products XX, XY, YX, YY (pol index 0..3, OSKAR order).
+// Scalar: one product, written as XX.
+enum class PolMode { Full, Scalar };
+
+constexpr int num_pols(PolMode mode) { return mode == PolMode::Full ? 4 : 1; }
+
+inline constexpr double kSecondsPerDay = 86400.0;
+
+struct VisMeta {
+  // Telescope.
+  std::string telescope_name = "fringe";   // OBSERVATION::TELESCOPE_NAME (OSKAR: "OSKAR <ver>")
+  std::vector<std::string> station_names;  // one per station (e.g. "station001")
+  std::vector<std::array<double, 3>> station_ecef_m;  // absolute ITRF X, Y, Z of each station
+  std::array<double, 3> array_centre_ecef_m{};        // absolute ITRF of the array reference
+  double dish_diameter_m = 1.0;                       // ms_dish_diameter (all stations)
+  // Feed angles (alpha_x, alpha_y) per station, radians; empty means 0 for every station.
+  std::vector<std::array<double, 2>> feed_angles_rad;
+
+  // Phase centre (J2000 / as given), radians.
+  double phase_centre_ra_rad = 0.0;
+  double phase_centre_dec_rad = 0.0;
+
+  // Frequency axis.
+  int num_channels = 0;
+  double start_frequency_hz = 0.0;
+  double frequency_inc_hz = 0.0;      // channel spacing (also the MS CHAN_WIDTH, as OSKAR)
+  double channel_bandwidth_hz = 0.0;  // bandwidth-smearing width
+
+  // Time axis.
+  int num_times = 0;
+  double start_time_mjd_utc = 0.0;  // start of the first dump, MJD (days, UTC)
+  double time_inc_sec = 0.0;        // dump spacing (MS INTERVAL)
+  double time_average_sec = 0.0;    // time-smearing width (MS EXPOSURE; may be 0)
+
+  // Products.
+  PolMode pol_mode = PolMode::Full;
+  bool write_autocorrelations = false;
+  bool write_crosscorrelations = true;
+
+  // Measurement Set options.
+  // true (OSKAR's default since 2.10): ANTENNA1 = p < ANTENNA2 = q, UVW = uvw_p - uvw_q.
+  // false: ANTENNA1 = q > ANTENNA2 = p, UVW and phase sign flipped (oskar-compat.md 4.5).
+  bool casa_phase_convention = true;
+  bool force_polarised = false;  // Scalar data into a 4-product MS: XX = YY = V, XY = YX = 0
+
+  // History.
+  std::string application = "fringe";       // HISTORY APPLICATION / ORIGIN of the first row
+  std::string observer;                     // OBSERVATION::OBSERVER; empty: $USER or "Unknown"
+  std::vector<std::string> settings_lines;  // the settings file, one line per entry
+  std::vector<std::string> log_lines;       // the run log, one line per entry
+
+  std::size_t num_stations() const { return station_names.size(); }
+  // Centre of channel c, Hz.
+  double channel_frequency_hz(int c) const { return start_frequency_hz + c * frequency_inc_hz; }
+  // Centre of dump t as MJD(UTC) * 86400 + (t + 1/2) time_inc_sec: the MS TIME value.
+  double time_centre_mjd_utc_sec(int t) const {
+    return start_time_mjd_utc * kSecondsPerDay + (t + 0.5) * time_inc_sec;
+  }
+};
+
+// Throws fringe::Error if the metadata are inconsistent (sizes of the per-station arrays,
+// non-positive counts, no products selected, non-finite values).
+void validate(const VisMeta& meta);
+
+}  // namespace fringe::vis
