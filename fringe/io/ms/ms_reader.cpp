@@ -1,0 +1,232 @@
+#include "fringe/io/ms/ms_reader.h"
+
+#include <casacore/casa/Arrays/Array.h>
+#include <casacore/casa/Arrays/Slicer.h>
+#include <casacore/casa/Arrays/Vector.h>
+#include <casacore/tables/Tables/ArrayColumn.h>
+#include <casacore/tables/Tables/ScalarColumn.h>
+#include <casacore/tables/Tables/Table.h>
+#include <casacore/tables/Tables/TableRecord.h>
+
+#include <algorithm>
+
+#include "fringe/core/error.h"
+
+namespace fringe::io {
+
+using casacore::IPosition;
+using casacore::Slicer;
+using casacore::Table;
+
+struct MsReader::Impl {
+  std::string path;
+  Table main;
+
+  Error error(const std::string& message) const { return Error::in_file(path, 0, message); }
+
+  Table subtable(const std::string& name) const {
+    if (!main.keywordSet().isDefined(name)) throw error("no " + name + " subtable");
+    return main.keywordSet().asTable(name);
+  }
+
+  // Clamps a row range and returns the casacore row slicer.
+  Slicer rows(std::size_t start, std::size_t& count) const {
+    const std::size_t n = main.nrow();
+    if (start > n) {
+      throw error("row " + std::to_string(start) + " is past the end (" + std::to_string(n) +
+                  " rows)");
+    }
+    if (count == kAllRows) count = n - start;
+    if (count > n - start) {
+      throw error("rows " + std::to_string(start) + ".." + std::to_string(start + count - 1) +
+                  " are past the end (" + std::to_string(n) + " rows)");
+    }
+    return Slicer(IPosition(1, static_cast<ssize_t>(start)),
+                  IPosition(1, static_cast<ssize_t>(count)));
+  }
+
+  std::vector<double> spw_vector(const char* column, int spw) const {
+    const Table t = subtable("SPECTRAL_WINDOW");
+    if (spw < 0 || static_cast<std::size_t>(spw) >= t.nrow()) {
+      throw error("no spectral window " + std::to_string(spw));
+    }
+    const casacore::Vector<casacore::Double> v =
+        casacore::ArrayColumn<casacore::Double>(t, column)(spw);
+    return std::vector<double>(v.begin(), v.end());
+  }
+
+  void require_column(const std::string& name) const {
+    if (!main.tableDesc().isColumn(name)) throw error("no column " + name + " in the main table");
+  }
+
+  template <typename T>
+  std::vector<T> scalar(const std::string& column, std::size_t start, std::size_t count) const {
+    require_column(column);
+    try {
+      const Slicer s = rows(start, count);
+      std::vector<T> out(count);
+      if (count == 0) return out;
+      casacore::ScalarColumn<T> col(main, column);
+      const casacore::Vector<T> v = col.getColumnRange(s);
+      std::copy(v.begin(), v.end(), out.begin());
+      return out;
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw error("reading column " + column + " failed: " + e.what());
+    }
+  }
+
+  template <typename T>
+  casacore::Array<T> array(const std::string& column, std::size_t start, std::size_t& count) const {
+    require_column(column);
+    try {
+      const Slicer s = rows(start, count);
+      if (count == 0) return casacore::Array<T>();
+      casacore::ArrayColumn<T> col(main, column);
+      return col.getColumnRange(s);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw error("reading column " + column + " failed: " + e.what());
+    }
+  }
+};
+
+MsReader::MsReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  try {
+    if (!Table::isReadable(path)) throw impl_->error("not a readable casacore table");
+    impl_->main = Table(path, casacore::TableLock(casacore::TableLock::AutoNoReadLocking));
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw impl_->error(std::string("cannot open Measurement Set: ") + e.what());
+  }
+  for (const char* column : {"TIME", "ANTENNA1", "ANTENNA2", "UVW"}) {
+    impl_->require_column(column);
+  }
+}
+
+MsReader::~MsReader() = default;
+MsReader::MsReader(MsReader&&) noexcept = default;
+MsReader& MsReader::operator=(MsReader&&) noexcept = default;
+
+const std::string& MsReader::path() const { return impl_->path; }
+std::size_t MsReader::num_rows() const { return impl_->main.nrow(); }
+bool MsReader::has_column(const std::string& name) const {
+  return impl_->main.tableDesc().isColumn(name);
+}
+
+int MsReader::num_stations() const { return static_cast<int>(impl_->subtable("ANTENNA").nrow()); }
+
+int MsReader::num_channels() const {
+  const Table spw = impl_->subtable("SPECTRAL_WINDOW");
+  if (spw.nrow() == 0) throw impl_->error("SPECTRAL_WINDOW has no rows");
+  return casacore::ScalarColumn<casacore::Int>(spw, "NUM_CHAN")(0);
+}
+
+int MsReader::num_pols() const {
+  const Table pol = impl_->subtable("POLARIZATION");
+  if (pol.nrow() == 0) throw impl_->error("POLARIZATION has no rows");
+  return casacore::ScalarColumn<casacore::Int>(pol, "NUM_CORR")(0);
+}
+
+std::vector<double> MsReader::channel_frequencies_hz(int spw) const {
+  return impl_->spw_vector("CHAN_FREQ", spw);
+}
+
+std::vector<double> MsReader::channel_widths_hz(int spw) const {
+  return impl_->spw_vector("CHAN_WIDTH", spw);
+}
+
+std::vector<int> MsReader::corr_types() const {
+  const Table pol = impl_->subtable("POLARIZATION");
+  if (pol.nrow() == 0) throw impl_->error("POLARIZATION has no rows");
+  const casacore::Vector<casacore::Int> v =
+      casacore::ArrayColumn<casacore::Int>(pol, "CORR_TYPE")(0);
+  return std::vector<int>(v.begin(), v.end());
+}
+
+std::vector<std::string> MsReader::station_names() const {
+  const Table ant = impl_->subtable("ANTENNA");
+  casacore::ScalarColumn<casacore::String> col(ant, "NAME");
+  std::vector<std::string> out;
+  for (casacore::rownr_t i = 0; i < ant.nrow(); ++i) out.push_back(col(i));
+  return out;
+}
+
+std::vector<std::array<double, 3>> MsReader::station_positions_ecef_m() const {
+  const Table ant = impl_->subtable("ANTENNA");
+  casacore::ArrayColumn<casacore::Double> col(ant, "POSITION");
+  std::vector<std::array<double, 3>> out;
+  for (casacore::rownr_t i = 0; i < ant.nrow(); ++i) {
+    const casacore::Vector<casacore::Double> v = col(i);
+    out.push_back({v(0), v(1), v(2)});
+  }
+  return out;
+}
+
+std::array<double, 2> MsReader::phase_centre_rad() const {
+  const Table field = impl_->subtable("FIELD");
+  if (field.nrow() == 0) throw impl_->error("FIELD has no rows");
+  const casacore::Array<casacore::Double> dir =
+      casacore::ArrayColumn<casacore::Double>(field, "PHASE_DIR")(0);
+  if (dir.nelements() < 2) throw impl_->error("FIELD PHASE_DIR has fewer than 2 values");
+  return {dir.data()[0], dir.data()[1]};
+}
+
+std::string MsReader::telescope_name() const {
+  const Table obs = impl_->subtable("OBSERVATION");
+  if (obs.nrow() == 0) return "";
+  return casacore::ScalarColumn<casacore::String>(obs, "TELESCOPE_NAME")(0);
+}
+
+std::vector<double> MsReader::read_time(std::size_t start, std::size_t n) const {
+  return impl_->scalar<casacore::Double>("TIME", start, n);
+}
+std::vector<double> MsReader::read_interval(std::size_t start, std::size_t n) const {
+  return impl_->scalar<casacore::Double>("INTERVAL", start, n);
+}
+std::vector<double> MsReader::read_exposure(std::size_t start, std::size_t n) const {
+  return impl_->scalar<casacore::Double>("EXPOSURE", start, n);
+}
+std::vector<int> MsReader::read_antenna1(std::size_t start, std::size_t n) const {
+  return impl_->scalar<casacore::Int>("ANTENNA1", start, n);
+}
+std::vector<int> MsReader::read_antenna2(std::size_t start, std::size_t n) const {
+  return impl_->scalar<casacore::Int>("ANTENNA2", start, n);
+}
+
+std::vector<std::array<double, 3>> MsReader::read_uvw(std::size_t start, std::size_t n) const {
+  const casacore::Array<casacore::Double> a = impl_->array<casacore::Double>("UVW", start, n);
+  std::vector<std::array<double, 3>> out(n);
+  if (n == 0) return out;
+  const casacore::Double* p = a.data();  // contiguous from getColumnRange, [row][3]
+  for (std::size_t i = 0; i < n; ++i) out[i] = {p[3 * i], p[3 * i + 1], p[3 * i + 2]};
+  return out;
+}
+
+std::vector<Complex<float>> MsReader::read_data(std::size_t start, std::size_t n,
+                                                const std::string& column) const {
+  const casacore::Array<casacore::Complex> a = impl_->array<casacore::Complex>(column, start, n);
+  std::vector<Complex<float>> out(a.nelements());
+  std::size_t i = 0;
+  for (const casacore::Complex& z : a) out[i++] = {z.real(), z.imag()};
+  return out;
+}
+
+std::vector<std::uint8_t> MsReader::read_flag(std::size_t start, std::size_t n) const {
+  const casacore::Array<casacore::Bool> a = impl_->array<casacore::Bool>("FLAG", start, n);
+  std::vector<std::uint8_t> out(a.nelements());
+  std::size_t i = 0;
+  for (const casacore::Bool f : a) out[i++] = f ? 1 : 0;
+  return out;
+}
+
+std::vector<float> MsReader::read_weight(std::size_t start, std::size_t n) const {
+  const casacore::Array<casacore::Float> a = impl_->array<casacore::Float>("WEIGHT", start, n);
+  return std::vector<float>(a.begin(), a.end());
+}
+
+}  // namespace fringe::io

@@ -1,0 +1,72 @@
+// MsReader: reads the main columns of a Measurement Set (TIME, ANTENNA1/2, UVW, DATA or
+// another complex column, FLAG, WEIGHT, INTERVAL, EXPOSURE) by row ranges, and the
+// metadata later stages need (SPECTRAL_WINDOW frequencies, POLARIZATION CORR_TYPE, ANTENNA
+// names and ITRF positions, FIELD phase centre, OBSERVATION telescope name).
+// Units: metres, radians, Hz, seconds (TIME: MJD(UTC) * 86400). Array results are flat,
+// row-major: data [row][channel][pol], flags likewise, weights [row][pol], UVW [row][3].
+// Errors (not an MS, missing column, rows out of range) throw fringe::Error naming the path.
+// casacore-free header, C++17.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fringe/core/complex.h"
+
+namespace fringe::io {
+
+class MsReader {
+ public:
+  static constexpr std::size_t kAllRows = std::numeric_limits<std::size_t>::max();
+
+  explicit MsReader(const std::string& path);
+  ~MsReader();
+  MsReader(MsReader&&) noexcept;
+  MsReader& operator=(MsReader&&) noexcept;
+  MsReader(const MsReader&) = delete;
+  MsReader& operator=(const MsReader&) = delete;
+
+  const std::string& path() const;
+  std::size_t num_rows() const;
+  int num_stations() const;                        // ANTENNA rows
+  int num_channels() const;                        // SPECTRAL_WINDOW row 0 NUM_CHAN
+  int num_pols() const;                            // POLARIZATION row 0 NUM_CORR
+  bool has_column(const std::string& name) const;  // in the main table
+
+  // Metadata.
+  std::vector<double> channel_frequencies_hz(int spectral_window = 0) const;
+  std::vector<double> channel_widths_hz(int spectral_window = 0) const;
+  std::vector<int> corr_types() const;  // 9..12 = XX, XY, YX, YY
+  std::vector<std::string> station_names() const;
+  std::vector<std::array<double, 3>> station_positions_ecef_m() const;
+  std::array<double, 2> phase_centre_rad() const;  // FIELD row 0 PHASE_DIR (RA, Dec)
+  std::string telescope_name() const;
+
+  // Main-table columns for rows [start_row, start_row + num_rows) (kAllRows: to the end).
+  std::vector<double> read_time(std::size_t start_row = 0, std::size_t num_rows = kAllRows) const;
+  std::vector<double> read_interval(std::size_t start_row = 0,
+                                    std::size_t num_rows = kAllRows) const;
+  std::vector<double> read_exposure(std::size_t start_row = 0,
+                                    std::size_t num_rows = kAllRows) const;
+  std::vector<int> read_antenna1(std::size_t start_row = 0, std::size_t num_rows = kAllRows) const;
+  std::vector<int> read_antenna2(std::size_t start_row = 0, std::size_t num_rows = kAllRows) const;
+  std::vector<std::array<double, 3>> read_uvw(std::size_t start_row = 0,
+                                              std::size_t num_rows = kAllRows) const;
+  // A complex visibility column ("DATA", "MODEL_DATA", "CORRECTED_DATA", ...).
+  std::vector<Complex<float>> read_data(std::size_t start_row = 0, std::size_t num_rows = kAllRows,
+                                        const std::string& column = "DATA") const;
+  std::vector<std::uint8_t> read_flag(std::size_t start_row = 0,
+                                      std::size_t num_rows = kAllRows) const;  // 1 = flagged
+  std::vector<float> read_weight(std::size_t start_row = 0, std::size_t num_rows = kAllRows) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fringe::io

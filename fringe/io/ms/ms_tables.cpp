@@ -1,0 +1,329 @@
+// Creation of the Measurement Set layout. Table and column names, shapes, units and storage
+// managers follow what OSKAR 2.13 writes (checked against the reference MSs in
+// shared/oskar-reference with python-casacore; oskar-compat.md 6.2).
+#include "fringe/io/ms/ms_tables.h"
+
+#include <casacore/casa/Arrays/Array.h>
+#include <casacore/casa/Arrays/Matrix.h>
+#include <casacore/casa/Arrays/Vector.h>
+#include <casacore/casa/Containers/Record.h>
+#include <casacore/ms/MeasurementSets/MSColumns.h>
+#include <casacore/ms/MeasurementSets/MSSource.h>
+#include <casacore/tables/DataMan/IncrementalStMan.h>
+#include <casacore/tables/DataMan/StandardStMan.h>
+#include <casacore/tables/DataMan/TiledColumnStMan.h>
+#include <casacore/tables/Tables/ArrColDesc.h>
+#include <casacore/tables/Tables/ScaColDesc.h>
+#include <casacore/tables/Tables/SetupNewTab.h>
+#include <casacore/tables/Tables/TableDesc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+namespace fringe::io::detail {
+
+using namespace casacore;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kUnixEpochMjd = 40587.0;  // 1970-01-01 as MJD
+
+// Attaches the units and measure keywords of an ITRF position column.
+void set_position_keywords(BaseColumnDesc& column) {
+  Vector<String> units(3, "m");
+  column.rwKeywordSet().define("QuantumUnits", units);
+  Record measinfo;
+  measinfo.define("type", "position");
+  measinfo.define("Ref", "ITRF");
+  column.rwKeywordSet().defineRecord("MEASINFO", measinfo);
+}
+
+std::string utc_text(double mjd_utc_sec) {
+  const std::time_t unix = static_cast<std::time_t>(mjd_utc_sec - kUnixEpochMjd * 86400.0);
+  std::tm tm{};
+  gmtime_r(&unix, &tm);
+  char text[64];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
+  return text;
+}
+
+void create_main_and_default_subtables(const std::string& path, int npol, int nchan,
+                                       std::size_t rows_per_time,
+                                       std::unique_ptr<MeasurementSet>& ms) {
+  TableDesc desc = MS::requiredTableDesc();
+  MS::addColumnToDesc(desc, MS::DATA, 2);
+  const IPosition data_shape(2, npol, nchan);
+  desc.rwColumnDesc(MS::columnName(MS::DATA)).setShape(data_shape);
+  desc.rwColumnDesc(MS::columnName(MS::FLAG)).setShape(data_shape);
+  desc.rwColumnDesc(MS::columnName(MS::WEIGHT)).setShape(IPosition(1, npol));
+  desc.rwColumnDesc(MS::columnName(MS::SIGMA)).setShape(IPosition(1, npol));
+  desc.rwColumnDesc(MS::columnName(MS::DATA)).rwKeywordSet().define("UNIT", "Jy");
+
+  SetupNewTable setup(path, desc, Table::New);
+  // Scalar bookkeeping columns change rarely: incremental storage. ANTENNA1/2 change every
+  // row: standard storage. Arrays: tiled, one hypercube per column.
+  IncrementalStMan ism("ISMData");
+  setup.bindAll(ism);
+  StandardStMan ssm("SSMData");
+  setup.bindColumn(MS::columnName(MS::ANTENNA1), ssm);
+  setup.bindColumn(MS::columnName(MS::ANTENNA2), ssm);
+  const std::size_t bytes_per_row = std::size_t(npol) * std::size_t(nchan) * sizeof(Complex);
+  const ssize_t rows = static_cast<ssize_t>(tile_rows(bytes_per_row, rows_per_time));
+  TiledColumnStMan tiled_uvw("TiledUVW", IPosition(2, 3, rows));
+  TiledColumnStMan tiled_weight("TiledWeight", IPosition(2, npol, rows));
+  TiledColumnStMan tiled_sigma("TiledSigma", IPosition(2, npol, rows));
+  TiledColumnStMan tiled_data("TiledData", IPosition(3, npol, nchan, rows));
+  TiledColumnStMan tiled_flag("TiledFlag", IPosition(3, npol, nchan, rows));
+  setup.bindColumn(MS::columnName(MS::UVW), tiled_uvw);
+  setup.bindColumn(MS::columnName(MS::WEIGHT), tiled_weight);
+  setup.bindColumn(MS::columnName(MS::SIGMA), tiled_sigma);
+  setup.bindColumn(MS::columnName(MS::DATA), tiled_data);
+  setup.bindColumn(MS::columnName(MS::FLAG), tiled_flag);
+
+  ms = std::make_unique<MeasurementSet>(setup, 0);
+  ms->createDefaultSubtables(Table::New);
+
+  // SOURCE (empty, with the optional POSITION and REST_FREQUENCY columns, as OSKAR).
+  {
+    TableDesc source_desc = MSSource::requiredTableDesc();
+    MSSource::addColumnToDesc(source_desc, MSSource::REST_FREQUENCY, 1);
+    MSSource::addColumnToDesc(source_desc, MSSource::POSITION);
+    source_desc.rwColumnDesc(MSSource::columnName(MSSource::POSITION)).setShape(IPosition(1, 3));
+    SetupNewTable source_setup(ms->sourceTableName(), source_desc, Table::New);
+    ms->rwKeywordSet().defineTable(MS::keywordName(MS::SOURCE), Table(source_setup));
+  }
+  // PHASED_ARRAY (empty: no aperture-array element layout yet; OSKAR fills it for
+  // aperture-array stations, for EveryBeam).
+  {
+    TableDesc pa_desc;
+    pa_desc.addColumn(ScalarColumnDesc<Int>("ANTENNA_ID"));
+    ArrayColumnDesc<Double> position("POSITION", IPosition(1, 3), ColumnDesc::FixedShape);
+    set_position_keywords(position);
+    pa_desc.addColumn(position);
+    pa_desc.addColumn(
+        ArrayColumnDesc<Double>("COORDINATE_AXES", IPosition(2, 3, 3), ColumnDesc::FixedShape));
+    ArrayColumnDesc<Double> element_offset("ELEMENT_OFFSET");
+    set_position_keywords(element_offset);
+    pa_desc.addColumn(element_offset);
+    pa_desc.addColumn(ArrayColumnDesc<Bool>("ELEMENT_FLAG"));
+    SetupNewTable pa_setup(ms->tableName() + "/PHASED_ARRAY", pa_desc, Table::New);
+    ms->rwKeywordSet().defineTable("PHASED_ARRAY", Table(pa_setup));
+  }
+  ms->initRefs();
+}
+
+void fill_antenna_and_feed(MeasurementSet& ms, const vis::VisMeta& meta) {
+  const std::size_t n = meta.num_stations();
+  MSAntennaColumns ant(ms.antenna());
+  ms.antenna().addRow(n);
+  MSFeedColumns feed(ms.feed());
+  ms.feed().addRow(n);
+  Vector<String> receptors(2);
+  receptors(0) = "X";
+  receptors(1) = "Y";
+  for (std::size_t i = 0; i < n; ++i) {
+    char id[32];
+    std::snprintf(id, sizeof id, "s%04zu", i);
+    const std::string& label = meta.station_names[i];
+    ant.name().put(i, label.empty() ? std::string(id) : std::string(id) + " (" + label + ")");
+    ant.station().put(i, id);
+    ant.type().put(i, "GROUND-BASED");
+    ant.mount().put(i, "FIXED");
+    Vector<Double> pos(3);
+    for (int k = 0; k < 3; ++k) pos(k) = meta.station_ecef_m[i][k];
+    ant.position().put(i, pos);
+    ant.offset().put(i, Vector<Double>(3, 0.0));
+    ant.dishDiameter().put(i, meta.dish_diameter_m);
+    ant.flagRow().put(i, False);
+
+    const double ax = meta.feed_angles_rad.empty() ? 0.0 : meta.feed_angles_rad[i][0];
+    const double ay = meta.feed_angles_rad.empty() ? 0.0 : meta.feed_angles_rad[i][1];
+    feed.antennaId().put(i, static_cast<Int>(i));
+    feed.feedId().put(i, 0);
+    feed.spectralWindowId().put(i, -1);
+    feed.beamId().put(i, -1);
+    feed.time().put(i, 0.0);
+    feed.interval().put(i, 0.0);
+    feed.numReceptors().put(i, 2);
+    feed.beamOffset().put(i, Matrix<Double>(2, 2, 0.0));
+    feed.polarizationType().put(i, receptors);
+    Matrix<Complex> response(2, 2, Complex(0.0f, 0.0f));
+    response(0, 0) = response(1, 1) = Complex(1.0f, 0.0f);
+    feed.polResponse().put(i, response);
+    feed.position().put(i, Vector<Double>(3, 0.0));
+    Vector<Double> angle(2);
+    angle(0) = ax + kPi / 2.0;  // X receptor: alpha_x + 90 deg (OSKAR)
+    angle(1) = ay;
+    feed.receptorAngle().put(i, angle);
+  }
+}
+
+void fill_field(MeasurementSet& ms, const vis::VisMeta& meta) {
+  MSFieldColumns field(ms.field());
+  ms.field().addRow(1);
+  Matrix<Double> dir(2, 1);
+  dir(0, 0) = meta.phase_centre_ra_rad;
+  dir(1, 0) = meta.phase_centre_dec_rad;
+  field.name().put(0, "");
+  field.code().put(0, "");
+  field.time().put(0, meta.start_time_mjd_utc * vis::kSecondsPerDay);
+  field.numPoly().put(0, 0);
+  field.delayDir().put(0, dir);
+  field.phaseDir().put(0, dir);
+  field.referenceDir().put(0, dir);
+  field.sourceId().put(0, -1);
+  field.flagRow().put(0, False);
+}
+
+void fill_spectral_window(MeasurementSet& ms, const vis::VisMeta& meta) {
+  MSSpWindowColumns spw(ms.spectralWindow());
+  ms.spectralWindow().addRow(1);
+  const int nchan = meta.num_channels;
+  // CHAN_WIDTH is the channel spacing, not the smearing bandwidth (OSKAR; 1 Hz if <= 0).
+  const double width = meta.frequency_inc_hz > 0.0 ? meta.frequency_inc_hz : 1.0;
+  Vector<Double> freq(nchan), widths(nchan, width);
+  for (int c = 0; c < nchan; ++c) freq(c) = meta.channel_frequency_hz(c);
+  spw.name().put(0, "");
+  spw.numChan().put(0, nchan);
+  spw.chanFreq().put(0, freq);
+  spw.chanWidth().put(0, widths);
+  spw.effectiveBW().put(0, widths);
+  spw.resolution().put(0, widths);
+  spw.refFrequency().put(0, meta.start_frequency_hz);
+  spw.totalBandwidth().put(0, width * nchan);
+  spw.measFreqRef().put(0, 5);  // MFrequency::TOPO
+  spw.netSideband().put(0, 1);
+  spw.freqGroup().put(0, 0);
+  spw.freqGroupName().put(0, "");
+  spw.ifConvChain().put(0, 0);
+  spw.flagRow().put(0, False);
+}
+
+void fill_polarization_and_data_description(MeasurementSet& ms, int npol) {
+  MSPolarizationColumns pol(ms.polarization());
+  ms.polarization().addRow(1);
+  Vector<Int> corr_type(npol);
+  Matrix<Int> corr_product(2, npol);
+  for (int k = 0; k < npol; ++k) {
+    corr_type(k) = 9 + k;        // Stokes::XX, XY, YX, YY
+    corr_product(0, k) = k / 2;  // receptor of the first antenna
+    corr_product(1, k) = k % 2;  // receptor of the second antenna
+  }
+  pol.numCorr().put(0, npol);
+  pol.corrType().put(0, corr_type);
+  pol.corrProduct().put(0, corr_product);
+  pol.flagRow().put(0, False);
+
+  MSDataDescColumns dd(ms.dataDescription());
+  ms.dataDescription().addRow(1);
+  dd.spectralWindowId().put(0, 0);
+  dd.polarizationId().put(0, 0);
+  dd.flagRow().put(0, False);
+}
+
+void fill_observation_and_state(MeasurementSet& ms, const vis::VisMeta& meta) {
+  // OSKAR adds ARRAY_CENTER (ITRF, m) to OBSERVATION.
+  ArrayColumnDesc<Double> centre_desc("ARRAY_CENTER", IPosition(1, 3), ColumnDesc::FixedShape);
+  set_position_keywords(centre_desc);
+  ms.observation().addColumn(centre_desc);
+
+  MSObservationColumns obs(ms.observation());
+  ms.observation().addRow(1);
+  const double start = meta.start_time_mjd_utc * vis::kSecondsPerDay;
+  const double end = start + meta.num_times * meta.time_inc_sec;
+  Vector<Double> range(2);
+  range(0) = start;
+  range(1) = end;
+  std::string observer = meta.observer;
+  if (observer.empty()) {
+    const char* user = std::getenv("USER");
+    observer = (user && *user) ? user : "Unknown";
+  }
+  obs.telescopeName().put(0, meta.telescope_name);
+  obs.observer().put(0, observer);
+  obs.project().put(0, "");
+  obs.timeRange().put(0, range);
+  obs.releaseDate().put(0, end);
+  obs.scheduleType().put(0, "");
+  obs.schedule().put(0, Vector<String>(1, ""));
+  obs.log().put(0, Vector<String>(1, ""));
+  obs.flagRow().put(0, False);
+  ArrayColumn<Double> centre(ms.observation(), "ARRAY_CENTER");
+  Vector<Double> c(3);
+  for (int k = 0; k < 3; ++k) c(k) = meta.array_centre_ecef_m[k];
+  centre.put(0, c);
+
+  MSStateColumns state(ms.state());
+  ms.state().addRow(1);
+  state.sig().put(0, True);
+  state.ref().put(0, False);
+  state.cal().put(0, 0.0);
+  state.load().put(0, 0.0);
+  state.subScan().put(0, 0);
+  state.obsMode().put(0, "OBSERVE_TARGET#ON_SOURCE");
+  state.flagRow().put(0, False);
+}
+
+}  // namespace
+
+std::size_t tile_rows(std::size_t bytes_per_row, std::size_t rows_per_time) {
+  constexpr double target = 1024.0 * 1024.0;
+  bytes_per_row = std::max<std::size_t>(bytes_per_row, 1);
+  rows_per_time = std::max<std::size_t>(rows_per_time, 1);
+  const double dump_bytes = double(bytes_per_row) * double(rows_per_time);
+  if (dump_bytes <= 8.0 * target) {
+    return rows_per_time * static_cast<std::size_t>(std::ceil(target / dump_bytes));
+  }
+  return std::max<std::size_t>(1, static_cast<std::size_t>(target / double(bytes_per_row)));
+}
+
+double now_mjd_utc_sec() {
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration<double>(since_epoch).count() + kUnixEpochMjd * 86400.0;
+}
+
+void add_history_rows(MeasurementSet& ms, const std::vector<std::string>& lines,
+                      const std::string& origin, const std::string& application) {
+  if (lines.empty()) return;
+  MSHistoryColumns hist(ms.history());
+  const rownr_t row0 = ms.history().nrow();
+  ms.history().addRow(lines.size());
+  const double now = now_mjd_utc_sec();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const rownr_t r = row0 + i;
+    hist.time().put(r, now);
+    hist.observationId().put(r, 0);
+    hist.message().put(r, lines[i]);
+    hist.priority().put(r, "INFO");
+    hist.origin().put(r, origin);
+    hist.objectId().put(r, 0);
+    hist.application().put(r, application);
+    hist.cliCommand().put(r, Vector<String>());
+    hist.appParams().put(r, Vector<String>());
+  }
+}
+
+std::unique_ptr<MeasurementSet> create_ms(const std::string& path, const vis::VisMeta& meta,
+                                          int num_ms_pols, std::size_t rows_per_time) {
+  std::unique_ptr<MeasurementSet> ms;
+  create_main_and_default_subtables(path, num_ms_pols, meta.num_channels, rows_per_time, ms);
+  fill_antenna_and_feed(*ms, meta);
+  fill_field(*ms, meta);
+  fill_spectral_window(*ms, meta);
+  fill_polarization_and_data_description(*ms, num_ms_pols);
+  fill_observation_and_state(*ms, meta);
+  add_history_rows(*ms,
+                   {"Measurement Set created by " + meta.application + " at " +
+                    utc_text(now_mjd_utc_sec()) + " (UTC)"},
+                   meta.application, meta.application);
+  add_history_rows(*ms, meta.settings_lines, "FRINGE_SETTINGS", meta.application);
+  add_history_rows(*ms, meta.log_lines, "FRINGE_LOG", meta.application);
+  return ms;
+}
+
+}  // namespace fringe::io::detail

@@ -1,0 +1,360 @@
+#include "fringe/io/ms/ms_writer.h"
+
+#include <casacore/casa/Arrays/Array.h>
+#include <casacore/casa/Arrays/Matrix.h>
+#include <casacore/casa/Arrays/Slicer.h>
+#include <casacore/casa/Arrays/Vector.h>
+#include <casacore/casa/Exceptions/Error.h>
+#include <casacore/ms/MeasurementSets/MSMainColumns.h>
+#include <casacore/ms/MeasurementSets/MeasurementSet.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <system_error>
+
+#include "fringe/core/error.h"
+#include "fringe/io/ms/ms_path.h"
+#include "fringe/io/ms/ms_tables.h"
+
+namespace fringe::io {
+
+namespace fs = std::filesystem;
+using casacore::IPosition;
+using casacore::Slicer;
+
+namespace {
+
+// One main-table row of a dump: an auto-correlation of station `a` or the cross-correlation
+// of baseline `b` = (a, q).
+struct RowSlot {
+  bool is_auto;
+  int a;          // station (auto) or p (cross)
+  int q;          // q (cross)
+  std::size_t b;  // baseline index (cross)
+};
+
+Error ms_error(const std::string& path, const std::string& message) {
+  return Error::in_file(path, 0, message);
+}
+
+// Checks that the folder of `path` exists and can be written, with a plain message if not.
+void check_output_folder(const std::string& path) {
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  std::error_code ec;
+  const auto status = fs::status(parent, ec);
+  if (ec || !fs::exists(status)) {
+    throw ms_error(
+        path, "cannot create Measurement Set: folder '" + parent.string() + "' does not exist");
+  }
+  if (!fs::is_directory(status)) {
+    throw ms_error(path,
+                   "cannot create Measurement Set: '" + parent.string() + "' is not a folder");
+  }
+  if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+    throw ms_error(
+        path, "cannot create Measurement Set: folder '" + parent.string() + "' is not writable");
+  }
+  if (fs::exists(path, ec) && !fs::is_directory(path, ec)) {
+    throw ms_error(path,
+                   "cannot create Measurement Set: a file (not a Measurement Set folder) "
+                   "of that name exists");
+  }
+}
+
+}  // namespace
+
+struct MsWriter::Impl {
+  std::string final_path;
+  std::string temp_path;
+  vis::VisMeta meta;
+  Logger* log = nullptr;
+  int ms_npol = 4;
+  std::vector<RowSlot> slots;  // the rows of one dump, in order
+  std::unique_ptr<casacore::MeasurementSet> ms;
+  std::unique_ptr<casacore::MSMainColumns> cols;
+  bool finished = false;
+  std::vector<bool> times_written;
+
+  void close() {
+    cols.reset();
+    if (ms) {
+      ms->flush();
+      ms.reset();
+    }
+  }
+
+  // Closes and deletes the temporary MS; never throws (used by the destructor).
+  void discard() noexcept {
+    try {
+      cols.reset();
+      ms.reset();
+    } catch (...) {
+    }
+    std::error_code ec;
+    if (!temp_path.empty()) fs::remove_all(temp_path, ec);
+  }
+
+  template <typename T>
+  void check_block(const vis::VisBlock<T>& block) const {
+    auto fail = [&](const std::string& what) {
+      throw ms_error(final_path, "visibility block does not match the Measurement Set: " + what);
+    };
+    if (block.num_stations() != static_cast<int>(meta.num_stations())) {
+      fail(std::to_string(block.num_stations()) + " stations, expected " +
+           std::to_string(meta.num_stations()));
+    }
+    if (block.pol_mode() != meta.pol_mode) fail("polarisation mode differs");
+    if (block.has_cross() != meta.write_crosscorrelations ||
+        block.has_autos() != meta.write_autocorrelations) {
+      fail("auto/cross-correlation selection differs");
+    }
+    if (block.start_time_index < 0 || block.num_times() < 0 ||
+        block.start_time_index + block.num_times() > meta.num_times) {
+      fail("times " + std::to_string(block.start_time_index) + ".." +
+           std::to_string(block.start_time_index + block.num_times() - 1) +
+           " outside the observation's " + std::to_string(meta.num_times));
+    }
+    if (block.start_channel_index < 0 ||
+        block.start_channel_index + block.num_channels() > meta.num_channels) {
+      fail("channels " + std::to_string(block.start_channel_index) + ".." +
+           std::to_string(block.start_channel_index + block.num_channels() - 1) +
+           " outside the observation's " + std::to_string(meta.num_channels));
+    }
+    for (int c = 0; c < block.num_channels(); ++c) {
+      const double f = meta.channel_frequency_hz(block.start_channel_index + c);
+      if (!(std::abs(block.frequency_hz(c) - f) <= 1e-9 * std::abs(f))) {
+        fail("channel " + std::to_string(block.start_channel_index + c) + " frequency " +
+             std::to_string(block.frequency_hz(c)) + " Hz, expected " + std::to_string(f));
+      }
+    }
+    for (int t = 0; t < block.num_times(); ++t) {
+      const double tc = meta.time_centre_mjd_utc_sec(block.start_time_index + t);
+      if (!(std::abs(block.time_mjd_utc_sec(t) - tc) <= 1e-3)) {
+        fail("time " + std::to_string(block.start_time_index + t) + " is " +
+             std::to_string(block.time_mjd_utc_sec(t)) + " s, expected the dump centre " +
+             std::to_string(tc));
+      }
+    }
+  }
+
+  template <typename T>
+  void write(const vis::VisBlock<T>& block) {
+    if (finished) throw ms_error(final_path, "append_block() after finish()");
+    check_block(block);
+    const int nt = block.num_times();
+    const int nc = block.num_channels();
+    const std::size_t per_time = slots.size();
+    const std::size_t nrows = per_time * std::size_t(nt);
+    if (nrows == 0 || nc == 0) return;
+    const std::size_t row0 = per_time * std::size_t(block.start_time_index);
+    const int npol_in = block.num_pols();
+    const bool casa = meta.casa_phase_convention;
+    const bool expand_scalar = (npol_in == 1 && ms_npol == 4);
+
+    casacore::Vector<casacore::Int> ant1(nrows), ant2(nrows);
+    casacore::Vector<casacore::Double> time(nrows);
+    casacore::Matrix<casacore::Double> uvw(3, nrows);
+    casacore::Array<casacore::Complex> data(IPosition(3, ms_npol, nc, nrows));
+    casacore::Complex* d = data.data();  // Fortran order: pol fastest, then channel, row
+
+    for (int t = 0; t < nt; ++t) {
+      for (std::size_t s = 0; s < per_time; ++s) {
+        const std::size_t row = std::size_t(t) * per_time + s;
+        const RowSlot& slot = slots[s];
+        time(row) = block.time_mjd_utc_sec(t);
+        std::array<double, 3> w{0.0, 0.0, 0.0};
+        bool flip = false;  // write V^H (non-CASA convention, crosses only)
+        if (slot.is_auto) {
+          ant1(row) = ant2(row) = slot.a;
+        } else {
+          w = block.uvw(t, slot.b);
+          if (casa) {
+            ant1(row) = slot.a;
+            ant2(row) = slot.q;
+          } else {
+            ant1(row) = slot.q;
+            ant2(row) = slot.a;
+            for (double& x : w) x = -x;
+            flip = true;
+          }
+        }
+        for (int k = 0; k < 3; ++k) uvw(k, row) = w[k];
+        for (int c = 0; c < nc; ++c) {
+          const Complex<T>* v =
+              slot.is_auto ? &block.autos(t, c, slot.a, 0) : &block.cross(t, c, slot.b, 0);
+          casacore::Complex* out = d + (row * nc + std::size_t(c)) * ms_npol;
+          auto cf = [&](const Complex<T>& z) {
+            return flip ? casacore::Complex(float(z.re), -float(z.im))
+                        : casacore::Complex(float(z.re), float(z.im));
+          };
+          if (npol_in == 4) {
+            // V^H of [[XX, XY], [YX, YY]] is [[XX*, YX*], [XY*, YY*]].
+            out[0] = cf(v[0]);
+            out[1] = cf(v[flip ? 2 : 1]);
+            out[2] = cf(v[flip ? 1 : 2]);
+            out[3] = cf(v[3]);
+          } else if (expand_scalar) {
+            out[0] = out[3] = cf(v[0]);
+            out[1] = out[2] = casacore::Complex(0.0f, 0.0f);
+          } else {
+            out[0] = cf(v[0]);
+          }
+        }
+      }
+    }
+
+    try {
+      const std::size_t needed = row0 + nrows;
+      if (ms->nrow() < needed) ms->addRow(needed - ms->nrow());
+      const Slicer rows(IPosition(1, static_cast<ssize_t>(row0)),
+                        IPosition(1, static_cast<ssize_t>(nrows)));
+      const bool all_channels = (nc == meta.num_channels);
+      const Slicer chans(IPosition(2, 0, block.start_channel_index), IPosition(2, ms_npol, nc));
+      casacore::Array<casacore::Bool> flag(data.shape(), false);
+      if (all_channels) {
+        cols->data().putColumnRange(rows, data);
+        cols->flag().putColumnRange(rows, flag);
+      } else {
+        cols->data().putColumnRange(rows, chans, data);
+        cols->flag().putColumnRange(rows, chans, flag);
+      }
+      cols->uvw().putColumnRange(rows, uvw);
+      cols->antenna1().putColumnRange(rows, ant1);
+      cols->antenna2().putColumnRange(rows, ant2);
+      cols->time().putColumnRange(rows, time);
+      cols->timeCentroid().putColumnRange(rows, time);
+      const casacore::Matrix<casacore::Float> ones(ms_npol, nrows, 1.0f);
+      cols->weight().putColumnRange(rows, ones);
+      cols->sigma().putColumnRange(rows, ones);
+      cols->exposure().putColumnRange(
+          rows, casacore::Vector<casacore::Double>(nrows, meta.time_average_sec));
+      cols->interval().putColumnRange(rows,
+                                      casacore::Vector<casacore::Double>(nrows, meta.time_inc_sec));
+      const casacore::Vector<casacore::Int> zeros(nrows, 0);
+      cols->arrayId().putColumnRange(rows, zeros);
+      cols->dataDescId().putColumnRange(rows, zeros);
+      cols->feed1().putColumnRange(rows, zeros);
+      cols->feed2().putColumnRange(rows, zeros);
+      cols->fieldId().putColumnRange(rows, zeros);
+      cols->observationId().putColumnRange(rows, zeros);
+      cols->processorId().putColumnRange(rows, zeros);
+      cols->scanNumber().putColumnRange(rows, zeros);
+      cols->stateId().putColumnRange(rows, zeros);
+      cols->flagRow().putColumnRange(rows, casacore::Vector<casacore::Bool>(nrows, false));
+    } catch (const std::exception& e) {
+      throw ms_error(final_path, std::string("writing the Measurement Set failed: ") + e.what());
+    }
+    for (int t = 0; t < nt; ++t) times_written[block.start_time_index + t] = true;
+  }
+};
+
+MsWriter::MsWriter(const std::string& name, const vis::VisMeta& meta, Logger* log)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.final_path = ms_output_path(name);
+  vis::validate(meta);
+  m.meta = meta;
+  m.log = log;
+  const bool scalar = meta.pol_mode == vis::PolMode::Scalar;
+  m.ms_npol = (scalar && !meta.force_polarised) ? 1 : 4;
+  const int n = static_cast<int>(meta.num_stations());
+  for (int p = 0; p < n; ++p) {
+    if (meta.write_autocorrelations) m.slots.push_back({true, p, p, 0});
+    if (meta.write_crosscorrelations) {
+      for (int q = p + 1; q < n; ++q) {
+        m.slots.push_back({false, p, q, vis::baseline_index(std::size_t(n), p, q)});
+      }
+    }
+  }
+  m.times_written.assign(meta.num_times, false);
+  check_output_folder(m.final_path);
+  m.temp_path = ms_temporary_path(m.final_path);
+  try {
+    m.ms = detail::create_ms(m.temp_path, meta, m.ms_npol, m.slots.size());
+    m.cols = std::make_unique<casacore::MSMainColumns>(*m.ms);
+  } catch (const std::exception& e) {
+    m.discard();
+    throw ms_error(m.final_path, std::string("cannot create Measurement Set: ") + e.what());
+  }
+}
+
+MsWriter::~MsWriter() {
+  if (impl_ && !impl_->finished) impl_->discard();
+}
+
+MsWriter::MsWriter(MsWriter&&) noexcept = default;
+
+MsWriter& MsWriter::operator=(MsWriter&& other) noexcept {
+  if (this != &other) {
+    if (impl_ && !impl_->finished) impl_->discard();
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
+
+void MsWriter::append_block(const vis::VisBlock<float>& block) { impl_->write(block); }
+void MsWriter::append_block(const vis::VisBlock<double>& block) { impl_->write(block); }
+
+void MsWriter::add_history(const std::vector<std::string>& lines, const std::string& origin) {
+  Impl& m = *impl_;
+  if (m.finished) throw ms_error(m.final_path, "add_history() after finish()");
+  try {
+    detail::add_history_rows(*m.ms, lines, origin, m.meta.application);
+  } catch (const std::exception& e) {
+    throw ms_error(m.final_path, std::string("writing HISTORY failed: ") + e.what());
+  }
+}
+
+void MsWriter::finish() {
+  Impl& m = *impl_;
+  if (m.finished) throw ms_error(m.final_path, "finish() called twice");
+  int missing = 0;
+  for (bool w : m.times_written) missing += w ? 0 : 1;
+  if (missing > 0) {
+    log_warning(m.log, "Measurement Set '" + m.final_path + "': " + std::to_string(missing) +
+                           " of " + std::to_string(m.meta.num_times) +
+                           " time steps were not written");
+  }
+  try {
+    m.close();
+  } catch (const std::exception& e) {
+    m.discard();
+    throw ms_error(m.final_path, std::string("closing the Measurement Set failed: ") + e.what());
+  }
+  // Replace an existing output only now: move it aside, move the new one in, delete the old.
+  std::error_code ec;
+  std::string old_path;
+  if (fs::exists(m.final_path, ec)) {
+    old_path = ms_temporary_path(m.final_path) + ".old";
+    fs::rename(m.final_path, old_path, ec);
+    if (ec) {
+      m.discard();
+      throw ms_error(m.final_path, "cannot replace the existing output: " + ec.message());
+    }
+  }
+  fs::rename(m.temp_path, m.final_path, ec);
+  if (ec) {
+    const std::string why = ec.message();
+    if (!old_path.empty()) fs::rename(old_path, m.final_path, ec);
+    m.discard();
+    throw ms_error(m.final_path,
+                   "cannot rename the finished Measurement Set from '" + m.temp_path + "': " + why);
+  }
+  if (!old_path.empty()) fs::remove_all(old_path, ec);
+  m.finished = true;
+  log_info(m.log, "Measurement Set written: " + m.final_path);
+}
+
+const std::string& MsWriter::path() const { return impl_->final_path; }
+const std::string& MsWriter::temporary_path() const { return impl_->temp_path; }
+std::size_t MsWriter::num_rows() const {
+  return impl_->ms ? static_cast<std::size_t>(impl_->ms->nrow()) : 0;
+}
+std::size_t MsWriter::rows_per_time() const { return impl_->slots.size(); }
+int MsWriter::num_ms_pols() const { return impl_->ms_npol; }
+bool MsWriter::finished() const { return impl_->finished; }
+
+}  // namespace fringe::io

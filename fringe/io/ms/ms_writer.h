@@ -1,0 +1,77 @@
+// MsWriter: writes visibility blocks into a CASA Measurement Set laid out as OSKAR 2.13 does
+// (oskar-compat.md 6.2): main table with UVW [m], DATA (complex float [npol, nchan], UNIT Jy),
+// FLAG (false), WEIGHT = SIGMA = 1, TIME = TIME_CENTROID = dump centre [s, MJD UTC],
+// INTERVAL = time_inc_sec, EXPOSURE = time_average_sec; rows time-major and, per ANTENNA1,
+// the auto-correlation (if written) then the cross-correlations in baseline order; subtables
+// ANTENNA, FEED, FIELD, SPECTRAL_WINDOW, POLARIZATION, DATA_DESCRIPTION, OBSERVATION, STATE,
+// HISTORY (+ empty FLAG_CMD, POINTING, PROCESSOR, SOURCE, PHASED_ARRAY as OSKAR).
+//
+// Conventions applied here (VisBlock data are always the CASA convention, p < q):
+//  - casa_phase_convention = false: ANTENNA1 = q, ANTENNA2 = p, UVW negated and DATA the
+//    conjugate transpose V_pq^H (XY <-> YX swapped and conjugated), so that w.r.t. the written
+//    UVW the phase is still exp(+2 pi i (u l + v m + w (n - 1))) (oskar-compat.md 4.5).
+//  - force_polarised with Scalar data: a 4-product MS with XX = YY = V, XY = YX = 0.
+//  - ANTENNA NAME "s0000 (<station name>)", STATION "s0000"; DISH_DIAMETER dish_diameter_m;
+//    FEED RECEPTOR_ANGLE = [alpha_x + pi/2, alpha_y]; CHAN_WIDTH = EFFECTIVE_BW = RESOLUTION
+//    = frequency_inc_hz (1 Hz if <= 0), MEAS_FREQ_REF TOPO; CORR_TYPE 9..12 or [9].
+//  - HISTORY: a creation row, then settings_lines (ORIGIN "FRINGE_SETTINGS") and log_lines
+//    (ORIGIN "FRINGE_LOG"); more rows with add_history().
+//
+// The MS is built under a temporary name beside the final path; finish() closes it and
+// renames it to the final path, replacing an existing output only at that moment. If the
+// writer is destroyed without finish(), the temporary MS is removed. Errors (cannot create,
+// disk full, inconsistent block) throw fringe::Error naming the final path.
+// Not thread-safe: one thread (the pipeline's writer thread) owns a writer.
+// casacore-free header, C++17.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fringe/core/log.h"
+#include "fringe/vis/vis_block.h"
+#include "fringe/vis/vis_meta.h"
+
+namespace fringe::io {
+
+class MsWriter {
+ public:
+  // Creates the MS for `name` (".MS" appended unless it ends in .ms/.MS, see ms_path.h).
+  // Validates meta (fringe::vis::validate) and writes every subtable.
+  MsWriter(const std::string& name, const vis::VisMeta& meta, Logger* log = nullptr);
+  ~MsWriter();
+  MsWriter(MsWriter&&) noexcept;
+  MsWriter& operator=(MsWriter&&) noexcept;
+  MsWriter(const MsWriter&) = delete;
+  MsWriter& operator=(const MsWriter&) = delete;
+
+  // Writes one block at its place in the observation (block.start_time_index,
+  // block.start_channel_index); rows are added as needed, so blocks of all channels come in
+  // time order and channel sub-blocks of the same times may follow each other. The block
+  // must match meta: station count, pol mode, which products, times and frequencies (its
+  // axes as from VisBlock::set_axes). DATA is stored as complex float.
+  void append_block(const vis::VisBlock<float>& block);
+  void append_block(const vis::VisBlock<double>& block);
+
+  // Appends HISTORY rows (e.g. the run log at the end of a run) with the given ORIGIN.
+  void add_history(const std::vector<std::string>& lines, const std::string& origin = "FRINGE_LOG");
+
+  // Flushes and closes the MS and renames it to path(). Warns (through the logger) if fewer
+  // than meta.num_times dumps were written. Calling it twice is an error.
+  void finish();
+
+  const std::string& path() const;            // the final path
+  const std::string& temporary_path() const;  // where it is being written
+  std::size_t num_rows() const;               // rows in the main table so far
+  std::size_t rows_per_time() const;          // autos (N) + crosses (N (N - 1) / 2) as written
+  int num_ms_pols() const;                    // 4 or 1 (4 for force_polarised Scalar data)
+  bool finished() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fringe::io

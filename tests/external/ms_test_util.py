@@ -1,0 +1,70 @@
+"""Shared helpers for the external Measurement Set tests (run with Debian's /usr/bin/python3).
+
+Station layouts are made here (WGS84 geodetic -> ECEF, ENU offsets) and handed to the C++
+program fringe_write_test_ms, so the positions, times and frequencies the checks use come
+from this side, not from fringe.
+"""
+import math
+import os
+import subprocess
+import sys
+
+SKIP = 77  # CTest SKIP_RETURN_CODE
+
+WGS84_A = 6378137.0
+WGS84_F = 1.0 / 298.257223563
+
+
+def require_casacore():
+    try:
+        import casacore.tables  # noqa: F401
+    except ImportError:
+        print("SKIP: python3-casacore is not installed")
+        sys.exit(SKIP)
+
+
+def geodetic_to_ecef(lon_rad, lat_rad, alt_m):
+    e2 = WGS84_F * (2.0 - WGS84_F)
+    n = WGS84_A / math.sqrt(1.0 - e2 * math.sin(lat_rad) ** 2)
+    return ((n + alt_m) * math.cos(lat_rad) * math.cos(lon_rad),
+            (n + alt_m) * math.cos(lat_rad) * math.sin(lon_rad),
+            (n * (1.0 - e2) + alt_m) * math.sin(lat_rad))
+
+
+def enu_to_ecef(centre_lon, centre_lat, centre_ecef, e, n, u):
+    sl, cl = math.sin(centre_lon), math.cos(centre_lon)
+    sp, cp = math.sin(centre_lat), math.cos(centre_lat)
+    dx = -sl * e - sp * cl * n + cp * cl * u
+    dy = cl * e - sp * sl * n + cp * sl * u
+    dz = cp * n + sp * u
+    return (centre_ecef[0] + dx, centre_ecef[1] + dy, centre_ecef[2] + dz)
+
+
+def make_layout(num_stations, radius_m, seed=1, lon_deg=-107.618, lat_deg=34.079, alt_m=2115.0):
+    """Centre ECEF and station ECEF positions, stations scattered in a disc (deterministic)."""
+    import random
+    rng = random.Random(seed)
+    lon, lat = math.radians(lon_deg), math.radians(lat_deg)
+    centre = geodetic_to_ecef(lon, lat, alt_m)
+    stations = []
+    for _ in range(num_stations):
+        r = radius_m * math.sqrt(rng.random())
+        a = 2.0 * math.pi * rng.random()
+        stations.append(enu_to_ecef(lon, lat, centre, r * math.cos(a), r * math.sin(a),
+                                    rng.uniform(-5.0, 5.0)))
+    return centre, stations
+
+
+def write_ms(writer, workdir, name, stations, centre, **params):
+    """Runs fringe_write_test_ms; returns the MS path. params are its key=value arguments."""
+    os.makedirs(workdir, exist_ok=True)
+    station_file = os.path.join(workdir, name + "_stations.txt")
+    with open(station_file, "w") as f:
+        for s in stations:
+            f.write("%.6f %.6f %.6f\n" % s)
+    out = os.path.join(workdir, name + ".ms")
+    args = [writer, "out=" + out, "stations=" + station_file,
+            "centre=%.6f,%.6f,%.6f" % tuple(centre)]
+    args += ["%s=%s" % (k, v) for k, v in params.items()]
+    subprocess.run(args, check=True)
+    return out
