@@ -77,6 +77,7 @@ struct MsWriter::Impl {
   std::unique_ptr<casacore::MSMainColumns> cols;
   bool finished = false;
   std::vector<bool> times_written;
+  std::size_t num_rows = 0;  // main-table rows so far (kept after the table is closed)
 
   void close() {
     cols.reset();
@@ -248,6 +249,7 @@ struct MsWriter::Impl {
       throw ms_error(final_path, std::string("writing the Measurement Set failed: ") + e.what());
     }
     for (int t = 0; t < nt; ++t) times_written[block.start_time_index + t] = true;
+    num_rows = static_cast<std::size_t>(ms->nrow());
   }
 };
 
@@ -350,9 +352,7 @@ void MsWriter::finish() {
 
 const std::string& MsWriter::path() const { return impl_->final_path; }
 const std::string& MsWriter::temporary_path() const { return impl_->temp_path; }
-std::size_t MsWriter::num_rows() const {
-  return impl_->ms ? static_cast<std::size_t>(impl_->ms->nrow()) : 0;
-}
+std::size_t MsWriter::num_rows() const { return impl_->num_rows; }
 std::size_t MsWriter::rows_per_time() const { return impl_->slots.size(); }
 int MsWriter::num_ms_pols() const { return impl_->ms_npol; }
 bool MsWriter::finished() const { return impl_->finished; }

@@ -21,7 +21,8 @@
 // renames it to the final path, replacing an existing output only at that moment. If the
 // writer is destroyed without finish(), the temporary MS is removed. Errors (cannot create,
 // disk full, inconsistent block) throw fringe::Error naming the final path.
-// Not thread-safe: one thread (the pipeline's writer thread) owns a writer.
+// Not thread-safe: one thread (the pipeline's writer thread) owns a writer. A moved-from
+// writer may only be destroyed or assigned to.
 // casacore-free header, C++17.
 #pragma once
 

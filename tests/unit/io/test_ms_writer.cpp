@@ -265,6 +265,7 @@ TEST(MsWriter, BlocksOfTimesAndChannelsAssembleTheSameMs) {
   }
   EXPECT_EQ(w.num_rows(), 2 * w.rows_per_time());
   w.finish();
+  EXPECT_EQ(w.num_rows(), 2 * w.rows_per_time());
   check_ms(dir + "/split.ms", o);
 }
 
