@@ -21,10 +21,14 @@ std::optional<MapUnits> parse_map_units(std::string_view t) {
 
 std::string to_string(MapUnits units) {
   switch (units) {
-    case MapUnits::JyPerBeam: return "Jy/beam";
-    case MapUnits::JyPerPixel: return "Jy/pixel";
-    case MapUnits::K: return "K";
-    case MapUnits::mK: return "mK";
+    case MapUnits::JyPerBeam:
+      return "Jy/beam";
+    case MapUnits::JyPerPixel:
+      return "Jy/pixel";
+    case MapUnits::K:
+      return "K";
+    case MapUnits::mK:
+      return "mK";
   }
   return "?";
 }
@@ -38,8 +42,8 @@ double beam_area_pixels(double bmaj, double bmin, double pixel_area) {
   return std::numbers::pi * bmaj * bmin / (4.0 * std::numbers::ln2 * pixel_area);
 }
 
-std::vector<std::uint8_t> pixel_selection(std::span<const double> values,
-                                          double min_peak_fraction, double min_abs_val) {
+std::vector<std::uint8_t> pixel_selection(std::span<const double> values, double min_peak_fraction,
+                                          double min_abs_val) {
   double peak = 0.0;
   for (double v : values)
     if (v > peak) peak = v;

@@ -29,7 +29,7 @@ double kelvin_to_jy_per_pixel(double freq_hz, double omega_sr);
 double beam_area_pixels(double bmaj, double bmin, double pixel_area);
 
 // keep[i] for OSKAR's threshold rule (values in map units).
-std::vector<std::uint8_t> pixel_selection(std::span<const double> values,
-                                          double min_peak_fraction, double min_abs_val);
+std::vector<std::uint8_t> pixel_selection(std::span<const double> values, double min_peak_fraction,
+                                          double min_abs_val);
 
 }  // namespace fringe::sky

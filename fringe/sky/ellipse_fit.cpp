@@ -50,8 +50,7 @@ std::optional<EllipseFit> fit_ellipse(std::span<const double> x, std::span<const
   mx /= static_cast<double>(n);
   my /= static_cast<double>(n);
   double rms = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    rms += (x[i] - mx) * (x[i] - mx) + (y[i] - my) * (y[i] - my);
+  for (std::size_t i = 0; i < n; ++i) rms += (x[i] - mx) * (x[i] - mx) + (y[i] - my) * (y[i] - my);
   rms = std::sqrt(rms / static_cast<double>(n));
   if (!(rms > 0) || !std::isfinite(rms)) return std::nullopt;
 

@@ -14,8 +14,7 @@ double angular_distance(double ra1, double dec1, double ra2, double dec2) {
   return 2.0 * std::asin(std::min(1.0, std::sqrt(std::max(0.0, h))));
 }
 
-std::vector<std::uint8_t> flux_filter_mask(const SkyModel& sky, double flux_min,
-                                           double flux_max) {
+std::vector<std::uint8_t> flux_filter_mask(const SkyModel& sky, double flux_min, double flux_max) {
   std::vector<std::uint8_t> keep(sky.size());
   for (std::size_t i = 0; i < sky.size(); ++i)
     keep[i] = (sky.I[i] > flux_min && sky.I[i] <= flux_max) ? 1 : 0;
@@ -36,8 +35,8 @@ SkyModel apply_filter(const SkyModel& sky, const FilterConfig& filter, double ra
                       bool drift_scan) {
   auto keep = flux_filter_mask(sky, filter.flux_min, filter.flux_max);
   if (!drift_scan) {
-    const auto r = radius_filter_mask(sky, ra0, dec0, filter.radius_inner_rad,
-                                      filter.radius_outer_rad);
+    const auto r =
+        radius_filter_mask(sky, ra0, dec0, filter.radius_inner_rad, filter.radius_outer_rad);
     for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = keep[i] && r[i];
   }
   return sky.select(keep);

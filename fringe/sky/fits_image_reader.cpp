@@ -38,13 +38,14 @@ CelestialAxes celestial_axes(const FitsFile& f) {
   const std::string c1 = f.key_string("CTYPE1").value_or("");
   const std::string c2 = f.key_string("CTYPE2").value_or("");
   auto refuse = [&](const std::string& why) {
-    throw Error::in_file(path, 0,
-                         "unsupported image coordinates (CTYPE1 = '" + c1 + "', CTYPE2 = '" +
-                             c2 + "'): " + why);
+    throw Error::in_file(
+        path, 0,
+        "unsupported image coordinates (CTYPE1 = '" + c1 + "', CTYPE2 = '" + c2 + "'): " + why);
   };
   if (c1.size() < 8 || c2.size() < 8)
-    refuse("axes 1 and 2 must be celestial with a projection code, e.g. 'RA---SIN' and "
-           "'DEC--SIN'");
+    refuse(
+        "axes 1 and 2 must be celestial with a projection code, e.g. 'RA---SIN' and "
+        "'DEC--SIN'");
   const std::string lon = c1.substr(0, 4), lat = c2.substr(0, 4);
   CelestialAxes axes;
   if (lon == "RA--" && lat == "DEC-") {
@@ -78,8 +79,8 @@ CelestialAxes celestial_axes(const FitsFile& f) {
     const auto radesys = f.key_string("RADESYS").value_or(f.key_string("RADECSYS").value_or(""));
     const auto equinox = f.key_double("EQUINOX").value_or(f.key_double("EPOCH").value_or(2000.0));
     if (radesys == "FK4" || radesys == "FK4-NO-E" || std::fabs(equinox - 2000.0) > 1e-6)
-      refuse("only J2000 (FK5/ICRS) equatorial coordinates are supported (RADESYS = '" +
-             radesys + "', EQUINOX = " + std::to_string(equinox) + ")");
+      refuse("only J2000 (FK5/ICRS) equatorial coordinates are supported (RADESYS = '" + radesys +
+             "', EQUINOX = " + std::to_string(equinox) + ")");
   }
   return axes;
 }
@@ -230,9 +231,9 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
     scale = 1.0 / beam_area_pixels(bmaj, bmin, pixel_area_deg2);
   } else if (units == MapUnits::K || units == MapUnits::mK) {
     if (!(freq > 0))
-      throw Error::in_file(path, 0,
-                           "map is in " + to_string(units) +
-                               " but its frequency is unknown (no FREQ axis)");
+      throw Error::in_file(
+          path, 0,
+          "map is in " + to_string(units) + " but its frequency is unknown (no FREQ axis)");
     scale = kelvin_to_jy_per_pixel(freq, pixel_area_deg2 * kDeg * kDeg) *
             (units == MapUnits::mK ? 1e-3 : 1.0);
   }

@@ -40,8 +40,8 @@ GaussianCoefficients evaluate_gaussian_coefficients(SkyModel& sky, double ra0, d
   out.c.assign(n, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     if (!sky.is_gaussian(i)) continue;
-    const auto fit = project_gaussian(sky.ra[i], sky.dec[i], sky.fwhm_major[i],
-                                      sky.fwhm_minor[i], sky.position_angle[i], ra0, dec0);
+    const auto fit = project_gaussian(sky.ra[i], sky.dec[i], sky.fwhm_major[i], sky.fwhm_minor[i],
+                                      sky.position_angle[i], ra0, dec0);
     if (!fit) {
       out.failed.push_back(i);
       std::string msg = "Gaussian source " + std::to_string(i) +

@@ -24,8 +24,7 @@ namespace fringe::sky {
 
 // (a, b, c) from a FWHM ellipse in direction cosines and its position angle [rad].
 template <typename T>
-FRINGE_HD_INLINE void gaussian_uv_coefficients(T fwhm_major, T fwhm_minor, T pa, T& a, T& b,
-                                               T& c) {
+FRINGE_HD_INLINE void gaussian_uv_coefficients(T fwhm_major, T fwhm_minor, T pa, T& a, T& b, T& c) {
   // pi^2 / (4 ln 2)
   const T k = T(3.559707331246876);
   const T s_maj = k * fwhm_major * fwhm_major;
@@ -43,8 +42,8 @@ std::optional<EllipseFit> project_gaussian(double ra, double dec, double fwhm_ma
                                            double dec0);
 
 struct GaussianCoefficients {
-  std::vector<double> a, b, c;       // one per source; 0 for point sources
-  std::vector<std::size_t> failed;   // indices of Gaussian sources whose fit failed
+  std::vector<double> a, b, c;      // one per source; 0 for point sources
+  std::vector<std::size_t> failed;  // indices of Gaussian sources whose fit failed
 };
 
 // Coefficients for every source of `sky` about the phase centre (ra0, dec0). With

@@ -26,8 +26,8 @@ Source point(double ra, double dec, double flux) {
 
 void check_flux_range(const std::string& group, double s_min, double s_max) {
   if (!(s_min > 0.0) || !(s_max >= s_min) || !std::isfinite(s_max))
-    throw Error(group + ": need 0 < flux_min <= flux_max (got flux_min = " +
-                std::to_string(s_min) + ", flux_max = " + std::to_string(s_max) + ")");
+    throw Error(group + ": need 0 < flux_min <= flux_max (got flux_min = " + std::to_string(s_min) +
+                ", flux_max = " + std::to_string(s_max) + ")");
 }
 
 // Integral of S^p over [a, b].
@@ -72,8 +72,8 @@ SkyModel generate_grid(const GridConfig& config, double ra0, double dec0) {
       double ra = 0, dec = 0;
       astro::lm_to_radec(l, m, ra0, dec0, ra, dec);
       const std::uint64_t k = j * n + i;
-      const double flux = config.mean_flux_jy +
-                          (config.std_flux_jy > 0 ? config.std_flux_jy * rng.normal(k) : 0.0);
+      const double flux =
+          config.mean_flux_jy + (config.std_flux_jy > 0 ? config.std_flux_jy * rng.normal(k) : 0.0);
       sky.push_back(point(ra, dec, flux));
     }
   }
@@ -90,9 +90,9 @@ SkyModel generate_random_power_law(const RandomPowerLawConfig& config) {
   for (std::uint64_t k = 0; k < config.num_sources; ++k) {
     double ra = 0, dec = 0;
     random_position(ra_rng, dec_rng, k, ra, dec);
-    sky.push_back(point(ra, dec,
-                        power_law_sample(flux_rng.uniform(k), config.flux_min, config.flux_max,
-                                         config.power)));
+    sky.push_back(point(
+        ra, dec,
+        power_law_sample(flux_rng.uniform(k), config.flux_min, config.flux_max, config.power)));
   }
   return sky;
 }
@@ -115,9 +115,8 @@ SkyModel generate_random_broken_power_law(const RandomBrokenPowerLawConfig& conf
     double ra = 0, dec = 0;
     random_position(ra_rng, dec_rng, k, ra, dec);
     const double u = flux_rng.uniform(k);
-    const double flux = seg_rng.uniform(k) < p_low
-                            ? power_law_sample(u, s_min, t, config.power1)
-                            : power_law_sample(u, t, s_max, config.power2);
+    const double flux = seg_rng.uniform(k) < p_low ? power_law_sample(u, s_min, t, config.power1)
+                                                   : power_law_sample(u, t, s_max, config.power2);
     sky.push_back(point(ra, dec, flux));
   }
   return sky;

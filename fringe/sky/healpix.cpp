@@ -24,8 +24,9 @@ void healpix_pix2ang_ring(std::uint64_t nside, std::uint64_t p, double& theta, d
   double z = 0;
   if (p < ncap) {
     // Ring i (1-based) holds 4i pixels; pixel j (1-based) within the ring.
-    auto i = static_cast<std::uint64_t>(0.5 * (1.0 + std::sqrt(1.0 + 2.0 * static_cast<double>(p))));
-    while (2 * i * (i - 1) > p) --i;       // guard against rounding
+    auto i =
+        static_cast<std::uint64_t>(0.5 * (1.0 + std::sqrt(1.0 + 2.0 * static_cast<double>(p))));
+    while (2 * i * (i - 1) > p) --i;  // guard against rounding
     while (2 * (i + 1) * i <= p) ++i;
     const std::uint64_t j = p + 1 - 2 * i * (i - 1);
     const double di = static_cast<double>(i);
@@ -40,7 +41,8 @@ void healpix_pix2ang_ring(std::uint64_t nside, std::uint64_t p, double& theta, d
     phi = kPi / (2.0 * n) * (static_cast<double>(j) - shift);
   } else {
     const std::uint64_t q = npix - p;  // 1-based count from the south pole
-    auto i = static_cast<std::uint64_t>(0.5 * (1.0 + std::sqrt(2.0 * static_cast<double>(q) - 1.0)));
+    auto i =
+        static_cast<std::uint64_t>(0.5 * (1.0 + std::sqrt(2.0 * static_cast<double>(q) - 1.0)));
     while (i > 1 && 2 * i * (i - 1) >= q) --i;
     while (2 * (i + 1) * i < q) ++i;
     const std::uint64_t j = 4 * i + 1 - (q - 2 * i * (i - 1));
@@ -71,8 +73,7 @@ SkyModel read_healpix_sky(const std::string& path, const HealpixReadOptions& opt
   if (hdutype != BINARY_TBL) throw Error::in_file(path, 0, "HDU 2 is not a binary table");
   const std::string ordering = f.key_string("ORDERING").value_or("RING");
   if (ordering != "RING")
-    throw Error::in_file(path, 0,
-                         "HEALPix ORDERING = '" + ordering + "'; only RING is supported");
+    throw Error::in_file(path, 0, "HEALPix ORDERING = '" + ordering + "'; only RING is supported");
   long nrows = 0;
   int typecode = 0;
   long repeat = 0, width = 0;
@@ -103,17 +104,16 @@ SkyModel read_healpix_sky(const std::string& path, const HealpixReadOptions& opt
     } else if (c == 'C' || c == 'Q') {
       galactic = false;
     } else {
-      throw Error::in_file(path, 0,
-                           "HEALPix COORDSYS = '" + *cs +
-                               "' is not supported (only G = Galactic, C = equatorial)");
+      throw Error::in_file(
+          path, 0,
+          "HEALPix COORDSYS = '" + *cs + "' is not supported (only G = Galactic, C = equatorial)");
     }
   }
   MapUnits units = options.default_map_units;
   if (const auto tu = f.key_string("TUNIT1"); tu && !tu->empty() && !options.override_map_units) {
     const auto u = parse_map_units(*tu);
     if (!u)
-      throw Error::in_file(path, 0,
-                           "unknown TUNIT1 '" + *tu + "' (expected K, mK or Jy/pixel)");
+      throw Error::in_file(path, 0, "unknown TUNIT1 '" + *tu + "' (expected K, mK or Jy/pixel)");
     units = *u;
   }
   if (units == MapUnits::JyPerBeam)

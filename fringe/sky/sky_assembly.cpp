@@ -17,7 +17,8 @@ SkyModel assemble_sky(const SkyConfig& config, const SkyGeometry& g, bool strict
   auto add = [&](SkyModel part, const FilterConfig* filter, const ExtendedSourceConfig* ext,
                  const std::string& what) {
     const std::size_t before = part.size();
-    if (filter) part = apply_filter(part, *filter, g.phase_centre_ra, g.phase_centre_dec, g.drift_scan);
+    if (filter)
+      part = apply_filter(part, *filter, g.phase_centre_ra, g.phase_centre_dec, g.drift_scan);
     if (ext) apply_extended_sources(part, *ext);
     diagnostics.info(what + ": " + std::to_string(part.size()) + " sources (" +
                      std::to_string(before - part.size()) + " removed by filters)");

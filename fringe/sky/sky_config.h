@@ -9,8 +9,9 @@
 //   sky/<group>/filter/radius_outer_deg            -> <group>.filter.radius_outer_rad
 //   sky/<group>/extended_sources/FWHM_major [arcsec] -> <group>.extended_sources.fwhm_major_rad
 //   sky/<group>/extended_sources/FWHM_minor [arcsec] -> <group>.extended_sources.fwhm_minor_rad
-//   sky/<group>/extended_sources/position_angle [deg] -> <group>.extended_sources.position_angle_rad
-//   sky/fits_image/{file, default_map_units, spectral_index, min_peak_fraction, min_abs_val,
+//   sky/<group>/extended_sources/position_angle [deg] ->
+//   <group>.extended_sources.position_angle_rad sky/fits_image/{file, default_map_units,
+//   spectral_index, min_peak_fraction, min_abs_val,
 //                   override_map_units}            -> SkyConfig::fits_image.<same name>
 //   sky/healpix_fits/{..., coord_sys, freq_hz}     -> SkyConfig::healpix_fits.<same name>
 //   sky/generator/random_power_law/{num_sources, flux_min, flux_max, seed, power}
@@ -100,9 +101,9 @@ struct RandomBrokenPowerLawConfig {
   std::uint64_t num_sources = 0;
   double flux_min = 0.0, flux_max = 0.0;  // Jy
   std::uint64_t seed = 1;
-  double power1 = 0.0;    // below threshold
-  double power2 = 0.0;    // above threshold
-  double threshold = 0.0; // Jy
+  double power1 = 0.0;     // below threshold
+  double power2 = 0.0;     // above threshold
+  double threshold = 0.0;  // Jy
   FilterConfig filter;
   ExtendedSourceConfig extended_sources;
 };

@@ -29,16 +29,24 @@ namespace {
 using Column = std::vector<double> SkyModel::*;
 using RaggedColumn = Ragged SkyModel::*;
 
-constexpr std::array<Column, 14> kColumns = {
-    &SkyModel::ra,         &SkyModel::dec,        &SkyModel::I,
-    &SkyModel::Q,          &SkyModel::U,          &SkyModel::V,
-    &SkyModel::ref_freq,   &SkyModel::curvature,  &SkyModel::rotation_measure,
-    &SkyModel::fwhm_major, &SkyModel::fwhm_minor, &SkyModel::position_angle,
-    &SkyModel::freq_inc,   &SkyModel::ref_wavelength};
+constexpr std::array<Column, 14> kColumns = {&SkyModel::ra,
+                                             &SkyModel::dec,
+                                             &SkyModel::I,
+                                             &SkyModel::Q,
+                                             &SkyModel::U,
+                                             &SkyModel::V,
+                                             &SkyModel::ref_freq,
+                                             &SkyModel::curvature,
+                                             &SkyModel::rotation_measure,
+                                             &SkyModel::fwhm_major,
+                                             &SkyModel::fwhm_minor,
+                                             &SkyModel::position_angle,
+                                             &SkyModel::freq_inc,
+                                             &SkyModel::ref_wavelength};
 
 constexpr std::array<RaggedColumn, 9> kRagged = {
-    &SkyModel::spectral_index, &SkyModel::chan_i,     &SkyModel::chan_q,
-    &SkyModel::chan_u,         &SkyModel::chan_v,     &SkyModel::chan_ref_freq,
+    &SkyModel::spectral_index, &SkyModel::chan_i,       &SkyModel::chan_q,
+    &SkyModel::chan_u,         &SkyModel::chan_v,       &SkyModel::chan_ref_freq,
     &SkyModel::line_width,     &SkyModel::pol_fraction, &SkyModel::pol_angle};
 
 template <typename F>
@@ -113,9 +121,8 @@ Source SkyModel::source(std::size_t i) const {
 }
 
 void SkyModel::append(const SkyModel& other) {
-  for_each_column([&](Column c) {
-    (this->*c).insert((this->*c).end(), (other.*c).begin(), (other.*c).end());
-  });
+  for_each_column(
+      [&](Column c) { (this->*c).insert((this->*c).end(), (other.*c).begin(), (other.*c).end()); });
   flags.insert(flags.end(), other.flags.begin(), other.flags.end());
   for (RaggedColumn r : kRagged) (this->*r).append(other.*r);
 }
@@ -134,11 +141,11 @@ void SkyModel::reserve(std::size_t n) {
 
 SkyModel SkyModel::select(std::span<const std::uint8_t> keep) const {
   if (keep.size() != size())
-    throw Error("SkyModel::select: mask has " + std::to_string(keep.size()) +
-                " entries for " + std::to_string(size()) + " sources");
+    throw Error("SkyModel::select: mask has " + std::to_string(keep.size()) + " entries for " +
+                std::to_string(size()) + " sources");
   SkyModel out;
-  const auto n_keep = static_cast<std::size_t>(std::count_if(
-      keep.begin(), keep.end(), [](std::uint8_t k) { return k != 0; }));
+  const auto n_keep = static_cast<std::size_t>(
+      std::count_if(keep.begin(), keep.end(), [](std::uint8_t k) { return k != 0; }));
   out.reserve(n_keep);
   for (std::size_t i = 0; i < size(); ++i) {
     if (!keep[i]) continue;

@@ -24,9 +24,7 @@ struct Ragged {
 
   std::size_t num_rows() const { return offset.size() - 1; }
   std::size_t count(std::size_t s) const { return offset[s + 1] - offset[s]; }
-  std::span<const double> row(std::size_t s) const {
-    return {values.data() + offset[s], count(s)};
-  }
+  std::span<const double> row(std::size_t s) const { return {values.data() + offset[s], count(s)}; }
   std::span<double> row(std::size_t s) { return {values.data() + offset[s], count(s)}; }
   void push_back(std::span<const double> row_values);
   void append(const Ragged& other);
@@ -42,24 +40,24 @@ enum SourceFlag : std::uint32_t {
 
 // One source with every field, for building and inspecting a SkyModel (not for hot loops).
 struct Source {
-  double ra = 0.0, dec = 0.0;                     // rad
-  double I = 0.0, Q = 0.0, U = 0.0, V = 0.0;      // Jy at ref_freq
-  double ref_freq = 0.0;                          // Hz; 0 = flat spectrum
-  std::vector<double> spectral_index;             // alpha0, alpha1, ... (empty = 0)
+  double ra = 0.0, dec = 0.0;                 // rad
+  double I = 0.0, Q = 0.0, U = 0.0, V = 0.0;  // Jy at ref_freq
+  double ref_freq = 0.0;                      // Hz; 0 = flat spectrum
+  std::vector<double> spectral_index;         // alpha0, alpha1, ... (empty = 0)
   bool linear_spectral_index = false;
   bool has_curvature = false;
-  double curvature = 0.0;                         // q in exp(q ln^2(nu/nu0))
+  double curvature = 0.0;  // q in exp(q ln^2(nu/nu0))
   bool has_rotation_measure = false;
-  double rotation_measure = 0.0;                  // rad/m^2
-  double fwhm_major = 0.0, fwhm_minor = 0.0;      // rad
-  double position_angle = 0.0;                    // rad, East of North
-  double freq_inc = 0.0;                          // Hz; multi-I values at ref_freq + k*inc
-  double ref_wavelength = 0.0;                    // m; 0 = c / ref_freq
+  double rotation_measure = 0.0;              // rad/m^2
+  double fwhm_major = 0.0, fwhm_minor = 0.0;  // rad
+  double position_angle = 0.0;                // rad, East of North
+  double freq_inc = 0.0;                      // Hz; multi-I values at ref_freq + k*inc
+  double ref_wavelength = 0.0;                // m; 0 = c / ref_freq
   // Multi-valued spectrum: all values (size > 1) or empty.
   std::vector<double> chan_i, chan_q, chan_u, chan_v, chan_ref_freq;
-  std::vector<double> line_width;                 // Hz (Gaussian line sigma); empty = none
-  std::vector<double> pol_fraction;               // empty = none
-  std::vector<double> pol_angle;                  // rad; empty = none
+  std::vector<double> line_width;    // Hz (Gaussian line sigma); empty = none
+  std::vector<double> pol_fraction;  // empty = none
+  std::vector<double> pol_angle;     // rad; empty = none
 };
 
 class SkyModel {

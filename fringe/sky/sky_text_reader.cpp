@@ -151,8 +151,8 @@ bool parse_fixed_line(const std::vector<std::string_view>& tokens, Source& s, st
     return false;
   }
   if (n == 10 || n > 12) {
-    why = "found " + std::to_string(n) +
-          " values; expected 3 to 9, 11 (legacy, no RM) or 12 columns";
+    why =
+        "found " + std::to_string(n) + " values; expected 3 to 9, 11 (legacy, no RM) or 12 columns";
     return false;
   }
   if (std::fabs(v[1]) > 90.0) {
@@ -211,8 +211,30 @@ SkyModel read_fixed(const std::string& path, const std::vector<Line>& lines,
 // ---------------------------------------------------------------- named columns
 
 enum class Col {
-  Custom, RaRad, DecRad, RaDeg, DecDeg, I, Q, U, V, RefFreq, FreqInc, SpecCurv, SpecIdx, RM,
-  LogSI, PolFrac, PolAng, RefWave, LineWidth, Major, Minor, SemiMajor, SemiMinor, PA
+  Custom,
+  RaRad,
+  DecRad,
+  RaDeg,
+  DecDeg,
+  I,
+  Q,
+  U,
+  V,
+  RefFreq,
+  FreqInc,
+  SpecCurv,
+  SpecIdx,
+  RM,
+  LogSI,
+  PolFrac,
+  PolAng,
+  RefWave,
+  LineWidth,
+  Major,
+  Minor,
+  SemiMajor,
+  SemiMinor,
+  PA
 };
 
 Col column_type(std::string_view name) {
@@ -323,8 +345,8 @@ struct RowValues {
 bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::string>& fields,
                      Source& s, std::string& why) {
   if (fields.size() != cols.size()) {
-    why = "found " + std::to_string(fields.size()) + " fields for " +
-          std::to_string(cols.size()) + " columns";
+    why = "found " + std::to_string(fields.size()) + " fields for " + std::to_string(cols.size()) +
+          " columns";
     return false;
   }
   s = Source{};
@@ -383,16 +405,36 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
           r.i_all_suffixed = false;
         break;
       }
-      case Col::Q: if (!list(r.q)) return false; break;
-      case Col::U: if (!list(r.u)) return false; break;
-      case Col::V: if (!list(r.v)) return false; break;
-      case Col::RefFreq: if (!list(r.ref_freq)) return false; break;
-      case Col::SpecIdx: if (!list(r.spix)) return false; break;
-      case Col::PolFrac: if (!list(r.pol_frac)) return false; break;
-      case Col::PolAng: if (!list(r.pol_ang)) return false; break;
-      case Col::LineWidth: if (!list(r.line_width)) return false; break;
-      case Col::FreqInc: if (!scalar(s.freq_inc)) return false; break;
-      case Col::RefWave: if (!scalar(s.ref_wavelength)) return false; break;
+      case Col::Q:
+        if (!list(r.q)) return false;
+        break;
+      case Col::U:
+        if (!list(r.u)) return false;
+        break;
+      case Col::V:
+        if (!list(r.v)) return false;
+        break;
+      case Col::RefFreq:
+        if (!list(r.ref_freq)) return false;
+        break;
+      case Col::SpecIdx:
+        if (!list(r.spix)) return false;
+        break;
+      case Col::PolFrac:
+        if (!list(r.pol_frac)) return false;
+        break;
+      case Col::PolAng:
+        if (!list(r.pol_ang)) return false;
+        break;
+      case Col::LineWidth:
+        if (!list(r.line_width)) return false;
+        break;
+      case Col::FreqInc:
+        if (!scalar(s.freq_inc)) return false;
+        break;
+      case Col::RefWave:
+        if (!scalar(s.ref_wavelength)) return false;
+        break;
       case Col::SpecCurv:
         if (!scalar(s.curvature)) return false;
         s.has_curvature = true;
@@ -415,8 +457,7 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
         if (x < 0) return bad("a non-negative size");
         const double fwhm =
             x * kArcsec * ((col.type == Col::SemiMajor || col.type == Col::SemiMinor) ? 2 : 1);
-        (col.type == Col::Major || col.type == Col::SemiMajor ? s.fwhm_major : s.fwhm_minor) =
-            fwhm;
+        (col.type == Col::Major || col.type == Col::SemiMajor ? s.fwhm_major : s.fwhm_minor) = fwhm;
         break;
       }
       case Col::PA: {
@@ -425,7 +466,8 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
         s.position_angle = x * kDeg;
         break;
       }
-      case Col::Custom: break;
+      case Col::Custom:
+        break;
     }
   }
   if (!have_ra || !have_dec) {
@@ -437,7 +479,9 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
   else if (!have_ref_col && r.i.size() == 1 && r.i_all_suffixed && r.i_suffix_freq.size() == 1)
     r.ref_freq = r.i_suffix_freq;
   auto first_or_zero = [](const std::vector<double>& x) { return x.empty() ? 0.0 : x.front(); };
-  auto multi = [](const std::vector<double>& x) { return x.size() > 1 ? x : std::vector<double>{}; };
+  auto multi = [](const std::vector<double>& x) {
+    return x.size() > 1 ? x : std::vector<double>{};
+  };
   s.I = first_or_zero(r.i);
   s.Q = first_or_zero(r.q);
   s.U = first_or_zero(r.u);

@@ -68,10 +68,11 @@ void write_sky_fixed_columns(const SkyModel& sky, const std::string& path,
          "RM (rad/m^2), FWHM major (arcsec), FWHM minor (arcsec), Position angle (deg)\n";
   std::size_t lossy = 0;
   for (std::size_t i = 0; i < sky.size(); ++i) {
-    const bool loses =
-        sky.spectral_index.count(i) > 1 || (sky.flags[i] & (kHasCurvature | kLinearSpectralIndex)) ||
-        sky.chan_i.count(i) > 1 || sky.line_width.count(i) > 0 || sky.pol_fraction.count(i) > 0 ||
-        sky.pol_angle.count(i) > 0 || sky.ref_wavelength[i] != 0.0;
+    const bool loses = sky.spectral_index.count(i) > 1 ||
+                       (sky.flags[i] & (kHasCurvature | kLinearSpectralIndex)) ||
+                       sky.chan_i.count(i) > 1 || sky.line_width.count(i) > 0 ||
+                       sky.pol_fraction.count(i) > 0 || sky.pol_angle.count(i) > 0 ||
+                       sky.ref_wavelength[i] != 0.0;
     lossy += loses ? 1 : 0;
     const double spix = sky.spectral_index.count(i) ? sky.spectral_index.row(i)[0] : 0.0;
     const double rm = (sky.flags[i] & kHasRotationMeasure) ? sky.rotation_measure[i] : 0.0;
@@ -141,7 +142,8 @@ void write_sky_named_columns(const SkyModel& sky, const std::string& path,
     cols.push_back({ska ? "freq_inc_hz" : "FrequencyIncrement",
                     [&](std::size_t i) { return num(sky.freq_inc[i]); }});
   if (any([&](std::size_t i) { return sky.spectral_index.count(i) > 0; }))
-    cols.push_back({ska ? "spec_idx" : "SpectralIndex", ragged(sky.spectral_index, 1.0, ska ? 5 : 0)});
+    cols.push_back(
+        {ska ? "spec_idx" : "SpectralIndex", ragged(sky.spectral_index, 1.0, ska ? 5 : 0)});
   if (any([&](std::size_t i) { return (sky.flags[i] & kLinearSpectralIndex) != 0; }))
     cols.push_back({ska ? "log_spec_idx" : "LogarithmicSI", [&](std::size_t i) -> std::string {
                       return (sky.flags[i] & kLinearSpectralIndex) ? "false" : "true";

@@ -42,8 +42,8 @@ SpectrumView<double> spectrum_view(const SkyModel& sky, std::size_t i) {
   return s;
 }
 
-void evaluate_stokes(const SkyModel& sky, double freq_hz, std::span<double> I,
-                     std::span<double> Q, std::span<double> U, std::span<double> V) {
+void evaluate_stokes(const SkyModel& sky, double freq_hz, std::span<double> I, std::span<double> Q,
+                     std::span<double> U, std::span<double> V) {
   const std::size_t n = sky.size();
   if (I.size() != n || Q.size() != n || U.size() != n || V.size() != n)
     throw Error("evaluate_stokes: output arrays must have " + std::to_string(n) + " elements");

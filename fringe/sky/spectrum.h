@@ -17,8 +17,8 @@ namespace fringe::sky {
 SpectrumView<double> spectrum_view(const SkyModel& sky, std::size_t i);
 
 // Stokes I, Q, U, V of every source at freq_hz. Output spans must have sky.size() elements.
-void evaluate_stokes(const SkyModel& sky, double freq_hz, std::span<double> I,
-                     std::span<double> Q, std::span<double> U, std::span<double> V);
+void evaluate_stokes(const SkyModel& sky, double freq_hz, std::span<double> I, std::span<double> Q,
+                     std::span<double> U, std::span<double> V);
 
 struct StokesColumns {
   std::vector<double> I, Q, U, V;

@@ -33,7 +33,7 @@ struct SpectrumView {
   int num_i = 0, num_q = 0, num_u = 0, num_v = 0;
   const T* ref_freq = nullptr;  // Hz; num_ref_freq >= 1 (0 = flat spectrum)
   int num_ref_freq = 0;
-  T freq_inc = 0;  // Hz; multi-valued spectra at ref_freq[0] + k * freq_inc if > 0
+  T freq_inc = 0;           // Hz; multi-valued spectra at ref_freq[0] + k * freq_inc if > 0
   const T* spix = nullptr;  // alpha0, alpha1, ...
   int num_spix = 0;
   bool linear_si = false;
@@ -44,7 +44,7 @@ struct SpectrumView {
   const T* pol_frac = nullptr;
   const T* pol_angle = nullptr;
   int num_pol_frac = 0, num_pol_angle = 0;
-  T ref_wavelength = 0;  // m; 0 = c / nu0
+  T ref_wavelength = 0;           // m; 0 = c / nu0
   const T* line_width = nullptr;  // Hz (sigma of each Gaussian line)
   int num_line_width = 0;
 };
@@ -99,7 +99,8 @@ FRINGE_HD_INLINE T stokes_i_spectrum(const SpectrumView<T>& s, T i_ref, T freq, 
   if (s.num_line_width > 0) return flux_lines(s, freq);
   if (s.num_i > 1) return i_ref;
   const T ratio = freq / freq0;
-  if (s.has_curvature) return flux_curved(i_ref, ratio, s.num_spix > 0 ? s.spix[0] : T(0), s.curvature);
+  if (s.has_curvature)
+    return flux_curved(i_ref, ratio, s.num_spix > 0 ? s.spix[0] : T(0), s.curvature);
   if (s.linear_si) return flux_linear(i_ref, ratio, s.spix, s.num_spix);
   return flux_log_polynomial(i_ref, ratio, s.spix, s.num_spix);
 }

@@ -229,8 +229,8 @@ std::optional<double> parse_decimal_angle(std::string_view s, bool default_degre
 
 static bool has_unit_suffix(std::string_view s) {
   s = trim(s);
-  return s.size() > 3 &&
-         (istarts_with(s.substr(s.size() - 3), "deg") || istarts_with(s.substr(s.size() - 3), "rad"));
+  return s.size() > 3 && (istarts_with(s.substr(s.size() - 3), "deg") ||
+                          istarts_with(s.substr(s.size() - 3), "rad"));
 }
 
 std::optional<double> parse_ra(std::string_view s, bool default_degrees) {
