@@ -1,0 +1,229 @@
+#include "fringe/settings/app_cli.h"
+
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <vector>
+
+#include "fringe/core/error.h"
+#include "fringe/settings/ini.h"
+
+namespace fringe::settings {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kOk = 0;
+constexpr int kRunFailed = 1;
+constexpr int kBadInput = 2;
+
+void usage(std::ostream& o, const AppInfo& app) {
+  o << "Usage:\n"
+    << "  " << app.name << " [-q] [--strict] settings.ini\n"
+    << "  " << app.name << " --get settings.ini key\n"
+    << "  " << app.name << " --set settings.ini key [value]\n"
+    << "  " << app.name << " --settings | --version | --help\n";
+  if (!app.summary.empty()) o << "\n" << app.summary << "\n";
+  o << "\nOptions:\n"
+    << "  -q, --quiet     log only warnings and errors\n"
+    << "  --strict        treat warnings (e.g. unknown keys) as errors\n"
+    << "  --get INI KEY   print the value of KEY (its default when not in the file)\n"
+    << "  --set INI KEY [VALUE]\n"
+    << "                  set KEY (reset it to its default without VALUE) and rewrite INI\n"
+    << "                  with non-default values only (INI is created if missing)\n"
+    << "  --settings      print the settings schema (XML)\n"
+    << "  --version       print the version\n"
+    << "  -h, --help      print this help\n"
+    << "\nRelative paths in settings files are relative to the settings file's folder.\n"
+    << "Exit codes: 0 ok, 1 run failed, 2 bad input.\n";
+}
+
+struct Args {
+  bool help = false, version = false, print_settings = false, quiet = false, strict = false;
+  std::optional<std::string> mode;  // "get" or "set"
+  std::vector<std::string> positional;
+};
+
+Args parse_args(int argc, const char* const* argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    if (s == "-h" || s == "--help") {
+      a.help = true;
+    } else if (s == "--version") {
+      a.version = true;
+    } else if (s == "--settings") {
+      a.print_settings = true;
+    } else if (s == "-q" || s == "--quiet") {
+      a.quiet = true;
+    } else if (s == "--strict") {
+      a.strict = true;
+    } else if (s == "--get" || s == "--set") {
+      if (a.mode) throw Error("give only one of --get and --set");
+      a.mode = s.substr(2);
+    } else if (s.size() > 1 && s[0] == '-') {
+      throw Error("unknown option '" + s + "' (see --help)");
+    } else {
+      a.positional.push_back(s);
+    }
+  }
+  return a;
+}
+
+// Prints problems; returns the number that count as errors.
+int report(std::ostream& err, const std::vector<Problem>& problems, bool strict) {
+  int errors = 0;
+  for (const auto& p : problems) {
+    const bool is_error = !p.warning || strict;
+    err << (is_error ? "error: " : "warning: ") << p.text() << "\n";
+    errors += is_error ? 1 : 0;
+  }
+  return errors;
+}
+
+Problem unknown_key_problem(const Settings& s, const std::string& key) {
+  Problem p;
+  p.key = key;
+  if (s.schema().find(key)) {
+    p.message = "is a group of settings, not a setting";
+  } else {
+    p.message = "unknown setting";
+    std::string hint = suggest_key(s.schema(), key);
+    if (!hint.empty()) p.message += " (did you mean '" + hint + "'?)";
+  }
+  return p;
+}
+
+// True when two keys name the same setting (keys match case-insensitively).
+bool iequals_key(const Settings& s, const std::string& a, const std::string& b) {
+  const SettingNode* na = s.schema().find(a);
+  const SettingNode* nb = s.schema().find(b);
+  return na && na == nb;
+}
+
+bool app_matches(const AppInfo& app, const std::string& file_app) {
+  return file_app.empty() || file_app == app.name || file_app == app.oskar_name;
+}
+
+int do_get(const Args& a, Settings& s, std::ostream& out, std::ostream& err) {
+  if (a.positional.size() != 2) throw Error("--get needs a settings file and a key");
+  const std::string& path = a.positional[0];
+  const std::string& key = a.positional[1];
+  if (!s.has(key)) return report(err, {unknown_key_problem(s, key)}, true) ? kBadInput : kOk;
+  LoadReport r = load_ini(s, path);
+  for (const auto& p : r.errors) {
+    if (iequals_key(s, p.key, key)) return report(err, {p}, true) ? kBadInput : kOk;
+  }
+  report(err, r.warnings, false);
+  out << s.get(key) << "\n";
+  return kOk;
+}
+
+}  // namespace
+
+int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run,
+            std::ostream& out, std::ostream& err) {
+  Args args;
+  try {
+    args = parse_args(argc, argv);
+  } catch (const Error& e) {
+    err << "error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  if (args.help) {
+    usage(out, app);
+    return kOk;
+  }
+  if (args.version) {
+    out << app.name << " (fringe) " << app.version << "\n";
+    return kOk;
+  }
+  std::optional<Schema> schema;
+  try {
+    if (!app.schema_files) throw Error("no settings schema compiled in");
+    schema = Schema::load(*app.schema_files, app.root_schema);
+  } catch (const std::exception& e) {
+    err << "error: settings schema: " << e.what() << "\n";
+    return kRunFailed;
+  }
+  if (args.print_settings) {
+    out << schema->merged_xml();
+    return kOk;
+  }
+  Settings settings(std::move(*schema));
+  try {
+    if (args.mode == "get") return do_get(args, settings, out, err);
+    if (args.mode == "set") {
+      if (args.positional.size() < 2 || args.positional.size() > 3)
+        throw Error("--set needs a settings file, a key and optionally a value");
+      const std::string& path = args.positional[0];
+      const std::string& key = args.positional[1];
+      if (!settings.has(key))
+        return report(err, {unknown_key_problem(settings, key)}, true) ? kBadInput : kOk;
+      std::string file_app;
+      std::error_code ec;
+      if (fs::exists(path, ec)) {
+        IniFile ini;
+        LoadReport r = load_ini(settings, path, &ini);
+        file_app = ini.app;
+        // Values that cannot be kept would be lost by rewriting the file: refuse.
+        std::vector<Problem> lost;
+        for (const auto& p : r.errors)
+          if (!iequals_key(settings, p.key, key)) lost.push_back(p);
+        for (const auto& p : r.warnings)
+          if (p.message.rfind("is given again", 0) != 0) lost.push_back(p);
+        if (!lost.empty()) {
+          for (auto& p : lost) p.warning = false;
+          report(err, lost, true);
+          err << "error: not rewriting '" << path
+              << "': the entries above would be lost; fix them first\n";
+          return kBadInput;
+        }
+      }
+      if (args.positional.size() == 3)
+        settings.set(key, args.positional[2]);
+      else
+        settings.reset(key);
+      write_ini(settings, path,
+                app_matches(app, file_app) && !file_app.empty() ? file_app : app.name, app.version);
+      return kOk;
+    }
+    if (args.positional.size() != 1) {
+      usage(err, app);
+      return kBadInput;
+    }
+    const std::string& path = args.positional[0];
+    IniFile ini;
+    LoadReport r = load_ini(settings, path, &ini);
+    std::vector<Problem> problems = r.errors;
+    problems.insert(problems.end(), r.warnings.begin(), r.warnings.end());
+    if (!app_matches(app, ini.app)) {
+      Problem p;
+      p.file = path;
+      p.message = "the file was written for '" + ini.app + "', not " + app.name;
+      p.warning = true;
+      problems.push_back(p);
+    }
+    for (auto& p : settings.validate()) problems.push_back(std::move(p));
+    if (report(err, problems, args.strict) > 0) return kBadInput;
+    Logger logger(out);
+    if (args.quiet) logger.set_level(LogLevel::Warning);
+    try {
+      run(settings, logger);
+    } catch (const std::exception& e) {
+      err << "error: " << e.what() << "\n";
+      return kRunFailed;
+    }
+    return kOk;
+  } catch (const Error& e) {
+    err << "error: " << e.what() << "\n";
+    return kBadInput;
+  }
+}
+
+int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run) {
+  return run_app(argc, argv, app, run, std::cout, std::cerr);
+}
+
+}  // namespace fringe::settings

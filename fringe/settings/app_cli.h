@@ -1,0 +1,41 @@
+// The command line shared by fringe's settings-driven apps (OSKAR's, oskar-compat.md 1.3):
+//   app [-q] [--strict] settings.ini    validate the file, then run
+//   app --get settings.ini key          print the value (or default) of key
+//   app --set settings.ini key [value]  set key (reset to default without value) and rewrite
+//                                       the file with non-default values only; the file is
+//                                       created when it does not exist
+//   app --settings                      print the schema XML (imports inlined)
+//   app --version | --help
+// -q: only warnings and errors are logged. --strict: warnings (unknown keys, keys ignored
+// because of their dependencies, an app= of another program) count as errors.
+// Exit codes: 0 ok, 1 the run failed, 2 bad input (command line, settings file, values).
+// Problems go to stderr as "error: ..." / "warning: ...".
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "fringe/core/log.h"
+#include "fringe/settings/schema.h"
+#include "fringe/settings/settings.h"
+
+namespace fringe::settings {
+
+struct AppInfo {
+  std::string name;        // e.g. "sim_interferometer"
+  std::string oskar_name;  // e.g. "oskar_sim_interferometer": app= also accepted in files
+  std::string version;     // fringe's version
+  std::string summary;     // one line for --help
+  const SchemaFiles* schema_files = nullptr;
+  std::string root_schema;  // e.g. "sim_interferometer.xml"
+};
+
+// Runs with validated settings; throws fringe::Error (or std::exception) when the run fails.
+using RunFunction = std::function<void(Settings&, Logger&)>;
+
+int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run,
+            std::ostream& out, std::ostream& err);
+int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run);
+
+}  // namespace fringe::settings
