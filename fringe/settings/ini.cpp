@@ -47,7 +47,8 @@ IniFile parse_ini(std::istream& in, const std::string& path) {
     std::string g = group;
     std::replace(g.begin(), g.end(), '\\', '/');
     std::replace(g.begin(), g.end(), '.', '/');
-    ini.entries.push_back({general ? key : g + "/" + key, value, line_no});
+    if (!general) key = g.append("/").append(key);
+    ini.entries.push_back({key, value, line_no});
   }
   return ini;
 }

@@ -103,7 +103,7 @@ class Loader {
         if (!found.empty())
           throw Error::in_file(
               importer, line,
-              "import '" + name + "' is ambiguous ('" + found + "', '" + file + "')");
+              "import '" + name + "' is ambiguous: '" + found + "' or '" + file + "'");
         found = file;
       }
     }

@@ -195,7 +195,7 @@ SettingType SettingType::make(std::string_view name, std::string_view params) {
   return t;
 }
 
-void SettingType::set_unsupported_options(std::vector<std::string> options) {
+void SettingType::set_unsupported_options(const std::vector<std::string>& options) {
   unsupported_.clear();
   for (const auto& o : options) {
     std::string full = normalise(o);  // resolves a prefix to the full option
@@ -297,7 +297,7 @@ std::string SettingType::expected() const {
 }
 
 std::string SettingType::normalise(std::string_view input) const {
-  const std::string text(trim(input));
+  std::string text(trim(input));
   if (text.empty()) return {};
   auto fail = [&](const std::string& why = {}) -> std::string {
     throw Error(why.empty() ? "expected " + expected() : why + "; expected " + expected());
@@ -318,7 +318,7 @@ std::string SettingType::normalise(std::string_view input) const {
     case TypeId::Bool: {
       // OSKAR: true iff the text starts with TRUE, ON or 1 (case-insensitive).
       std::string u = to_upper(text);
-      if (u.rfind("TRUE", 0) == 0 || u.rfind("ON", 0) == 0 || u.rfind("1", 0) == 0) return "true";
+      if (u.starts_with("TRUE") || u.starts_with("ON") || u.starts_with('1')) return "true";
       if (u == "FALSE" || u == "OFF" || u == "0" || u == "NO") return "false";
       return fail();
     }

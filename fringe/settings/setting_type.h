@@ -73,7 +73,7 @@ class SettingType {
   // OptionList options and those marked unsupported (fringe extension).
   const std::vector<std::string>& options() const { return options_; }
   const std::vector<std::string>& unsupported_options() const { return unsupported_; }
-  void set_unsupported_options(std::vector<std::string> options);
+  void set_unsupported_options(const std::vector<std::string>& options);
 
   // The special word (as declared) that text matches case-insensitively, or "".
   std::string match_word(std::string_view text) const;
