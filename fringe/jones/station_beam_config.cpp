@@ -1,0 +1,83 @@
+#include "fringe/jones/station_beam_config.h"
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+
+#include "fringe/core/error.h"
+
+namespace fringe::jones {
+
+namespace {
+
+constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+// An FWHM (rad) must lie in (0, pi): sin(FWHM) is the tangent-plane width.
+void check_fwhm(const char* key, double fwhm_rad) {
+  if (!(fwhm_rad > 0.0 && fwhm_rad < std::numbers::pi)) {
+    throw Error::in_setting(key, number(fwhm_rad * kRadToDeg),
+                            "expected a full width at half maximum greater than 0 and less "
+                            "than 180 degrees for Gaussian station beams");
+  }
+}
+
+void check_angle(const char* key, double angle_rad) {
+  if (!std::isfinite(angle_rad)) {
+    throw Error::in_setting(key, number(angle_rad * kRadToDeg),
+                            "expected a finite angle in degrees");
+  }
+}
+
+}  // namespace
+
+const char* to_string(StationType type) {
+  switch (type) {
+    case StationType::ApertureArray:
+      return "Aperture array";
+    case StationType::Isotropic:
+      return "Isotropic beam";
+    case StationType::Gaussian:
+      return "Gaussian beam";
+    case StationType::VlaPbcor:
+      return "VLA (PBCOR)";
+  }
+  return "unknown";
+}
+
+void validate(const StationBeamConfig& config) {
+  switch (config.station_type) {
+    case StationType::Isotropic:
+      return;
+    case StationType::ApertureArray:
+    case StationType::VlaPbcor:
+      throw Error::in_setting("telescope/station_type", to_string(config.station_type),
+                              "this station type is not supported yet; use Isotropic beam or "
+                              "Gaussian beam");
+    case StationType::Gaussian:
+      break;
+  }
+  const GaussianBeamConfig& g = config.gaussian;
+  if (!(g.ref_freq_hz >= 0.0) || !std::isfinite(g.ref_freq_hz)) {
+    throw Error::in_setting("telescope/gaussian_beam/ref_freq_hz", number(g.ref_freq_hz),
+                            "expected a reference frequency >= 0 Hz (0: no frequency scaling)");
+  }
+  if (!g.elliptical) {
+    check_fwhm("telescope/gaussian_beam/fwhm_deg", g.fwhm_rad);
+    return;
+  }
+  check_fwhm("telescope/gaussian_beam/x_fwhm_major_deg", g.x.fwhm_major_rad);
+  check_fwhm("telescope/gaussian_beam/x_fwhm_minor_deg", g.x.fwhm_minor_rad);
+  check_angle("telescope/gaussian_beam/x_angle_deg", g.x.angle_rad);
+  check_fwhm("telescope/gaussian_beam/y_fwhm_major_deg", g.y.fwhm_major_rad);
+  check_fwhm("telescope/gaussian_beam/y_fwhm_minor_deg", g.y.fwhm_minor_rad);
+  check_angle("telescope/gaussian_beam/y_angle_deg", g.y.angle_rad);
+}
+
+}  // namespace fringe::jones

@@ -1,0 +1,254 @@
+#include "fringe/jones/station_jones.h"
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <string>
+
+#include "fringe/astro/horizontal_math.h"
+#include "fringe/core/error.h"
+#include "fringe/telescope/telescope_model.h"
+
+namespace fringe::jones {
+
+namespace {
+
+constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+
+// The FWHM at freq_hz, refused when it reaches 180 deg (sin(FWHM) would no longer grow with
+// the width, and at 180 deg the Gaussian's sigma is zero).
+double scaled_fwhm(const char* key, double fwhm_rad, double ref_freq_hz, double freq_hz) {
+  const double scaled = gaussian_fwhm_at(fwhm_rad, ref_freq_hz, freq_hz);
+  if (!(scaled > 0.0 && scaled < std::numbers::pi)) {
+    std::ostringstream msg;
+    msg.precision(10);
+    msg << "the Gaussian beam FWHM scaled to " << freq_hz << " Hz is " << scaled * kRadToDeg
+        << " deg; expected less than 180 deg (FWHM * ref_freq_hz / frequency)";
+    std::ostringstream value;
+    value.precision(17);
+    value << fwhm_rad * kRadToDeg;
+    throw Error::in_setting(key, value.str(), msg.str());
+  }
+  return scaled;
+}
+
+void check_input(const StationJonesInput& in, std::size_t out_size) {
+  if (in.ra.size() != in.dec.size()) {
+    throw Error("station Jones: " + std::to_string(in.ra.size()) + " source RAs but " +
+                std::to_string(in.dec.size()) + " declinations; expected one of each per source");
+  }
+  if (!(in.freq_hz > 0.0) || !std::isfinite(in.freq_hz)) {
+    throw Error("station Jones: frequency " + std::to_string(in.freq_hz) +
+                " Hz; expected a finite frequency > 0");
+  }
+  if (!std::isfinite(in.gast_rad)) {
+    throw Error("station Jones: GAST is not finite");
+  }
+  const std::size_t need = in.stations.size() * in.ra.size();
+  if (out_size != need) {
+    throw Error("station Jones: output holds " + std::to_string(out_size) +
+                " values; expected stations x sources = " + std::to_string(need));
+  }
+}
+
+// Per-station parameters; warns once about stations whose beam is below their horizon.
+std::vector<StationBeamParams<double>> station_params(const StationBeamConfig& config,
+                                                      const StationJonesInput& in, Logger* logger,
+                                                      std::size_t& num_off) {
+  std::vector<StationBeamParams<double>> params;
+  params.reserve(in.stations.size());
+  std::vector<std::size_t> off;
+  for (std::size_t p = 0; p < in.stations.size(); ++p) {
+    params.push_back(
+        make_station_beam_params(config, in.stations[p], in.pointing, in.gast_rad, in.freq_hz));
+    if (params.back().beam_off) off.push_back(p);
+  }
+  num_off = off.size();
+  if (!off.empty() && logger) {
+    std::ostringstream msg;
+    msg << "beam direction below the horizon of " << off.size() << " station"
+        << (off.size() == 1 ? "" : "s") << " (";
+    const std::size_t shown = std::min<std::size_t>(off.size(), 8);
+    for (std::size_t i = 0; i < shown; ++i) msg << (i ? ", " : "") << off[i];
+    if (shown < off.size()) msg << ", ...";
+    msg << ") at GAST " << in.gast_rad << " rad: their station beams are zero";
+    logger->warning(msg.str());
+  }
+  return params;
+}
+
+// Runs element(params, ra, sin_dec, cos_dec) for every station and source into out.
+template <typename Out, typename Element>
+std::size_t evaluate(const StationBeamConfig& config, const StationJonesInput& in,
+                     std::span<Out> out, Logger* logger, Element element) {
+  validate(config);
+  check_input(in, out.size());
+  std::size_t num_off = 0;
+  const std::vector<StationBeamParams<double>> params = station_params(config, in, logger, num_off);
+  const std::size_t ns = in.ra.size();
+  std::vector<double> sin_dec(ns), cos_dec(ns);
+  for (std::size_t s = 0; s < ns; ++s) {
+    sin_dec[s] = std::sin(in.dec[s]);
+    cos_dec[s] = std::cos(in.dec[s]);
+  }
+  const auto np = static_cast<std::ptrdiff_t>(params.size());
+  const auto nsrc = static_cast<std::ptrdiff_t>(ns);
+#pragma omp parallel for collapse(2) schedule(static)
+  for (std::ptrdiff_t p = 0; p < np; ++p) {
+    for (std::ptrdiff_t s = 0; s < nsrc; ++s) {
+      out[static_cast<std::size_t>(p * nsrc + s)] =
+          element(params[static_cast<std::size_t>(p)], in.ra[static_cast<std::size_t>(s)],
+                  sin_dec[static_cast<std::size_t>(s)], cos_dec[static_cast<std::size_t>(s)]);
+    }
+  }
+  return num_off;
+}
+
+}  // namespace
+
+BeamPointing default_pointing(bool drift_scan, double ra0_rad, double dec0_rad) {
+  const BeamDirection d =
+      drift_scan ? BeamDirection::zenith() : BeamDirection::radec(ra0_rad, dec0_rad);
+  return {d, d};
+}
+
+astro::Vec3 direction_enu(const BeamDirection& direction, double gast_rad,
+                          const astro::Geodetic& site) {
+  astro::Vec3 v;
+  if (direction.frame == DirectionFrame::AzEl) {
+    const double ce = std::cos(direction.lat_rad);
+    v.x = ce * std::sin(direction.lon_rad);
+    v.y = ce * std::cos(direction.lon_rad);
+    v.z = std::sin(direction.lat_rad);
+  } else {
+    astro::hadec_to_enu(gast_rad + site.lon - direction.lon_rad, direction.lat_rad, site.lat, v.x,
+                        v.y, v.z);
+  }
+  return v;
+}
+
+std::vector<astro::Geodetic> station_sites(const telescope::TelescopeModel& model) {
+  std::vector<astro::Geodetic> sites;
+  sites.reserve(model.stations.size());
+  for (const auto& s : model.stations) sites.push_back(s.geodetic);
+  return sites;
+}
+
+StationBeamParams<double> make_station_beam_params(const StationBeamConfig& config,
+                                                   const astro::Geodetic& site,
+                                                   const BeamPointing& pointing, double gast_rad,
+                                                   double freq_hz) {
+  StationBeamParams<double> p;
+  p.lst = gast_rad + site.lon;
+  p.sin_lat = std::sin(site.lat);
+  p.cos_lat = std::cos(site.lat);
+  const astro::Vec3 b = direction_enu(pointing.beam, gast_rad, site);
+  p.beam_off = below_horizon(b.z);
+  if (config.station_type != StationType::Gaussian) return p;  // Isotropic (validated)
+
+  p.kind = BeamKind::Gaussian;
+  p.plane = beam_tangent_plane(b.x, b.y, b.z);
+  const GaussianBeamConfig& g = config.gaussian;
+  if (!g.elliptical) {
+    p.x = gaussian_circular(
+        scaled_fwhm("telescope/gaussian_beam/fwhm_deg", g.fwhm_rad, g.ref_freq_hz, freq_hz));
+    p.y = p.x;
+  } else {
+    p.elliptical = true;
+    p.x = gaussian_elliptical(scaled_fwhm("telescope/gaussian_beam/x_fwhm_major_deg",
+                                          g.x.fwhm_major_rad, g.ref_freq_hz, freq_hz),
+                              scaled_fwhm("telescope/gaussian_beam/x_fwhm_minor_deg",
+                                          g.x.fwhm_minor_rad, g.ref_freq_hz, freq_hz),
+                              g.x.angle_rad);
+    p.y = gaussian_elliptical(scaled_fwhm("telescope/gaussian_beam/y_fwhm_major_deg",
+                                          g.y.fwhm_major_rad, g.ref_freq_hz, freq_hz),
+                              scaled_fwhm("telescope/gaussian_beam/y_fwhm_minor_deg",
+                                          g.y.fwhm_minor_rad, g.ref_freq_hz, freq_hz),
+                              g.y.angle_rad);
+  }
+  if (config.normalise_at_phase_centre) {
+    // The beam at the normalisation direction, with the same horizon rule as any source.
+    const astro::Vec3 n = direction_enu(pointing.normalisation, gast_rad, site);
+    double gx0 = 0.0, gy0 = 0.0;
+    station_beam_feeds_raw(p, n.x, n.y, n.z, gx0, gy0);
+    p.norm = p.elliptical ? normalisation_matrix(jones_diagonal<double>({gx0, 0.0}, {gy0, 0.0}))
+                          : normalisation_scalar(Complex<double>{gx0, 0.0});
+  }
+  return p;
+}
+
+template <typename T>
+std::size_t evaluate_station_jones_full(const StationBeamConfig& config,
+                                        const StationJonesInput& input, std::span<Jones<T>> out,
+                                        Logger* logger) {
+  return evaluate(config, input, out, logger,
+                  [](const StationBeamParams<double>& p, double ra, double sd, double cd) {
+                    return jones_cast<T>(station_jones_full(p, ra, sd, cd));
+                  });
+}
+
+template <typename T>
+std::size_t evaluate_station_jones_scalar(const StationBeamConfig& config,
+                                          const StationJonesInput& input, std::span<Complex<T>> out,
+                                          Logger* logger) {
+  return evaluate(config, input, out, logger,
+                  [](const StationBeamParams<double>& p, double ra, double sd, double cd) {
+                    return complex_cast<T>(station_jones_scalar(p, ra, sd, cd));
+                  });
+}
+
+template std::size_t evaluate_station_jones_full<float>(const StationBeamConfig&,
+                                                        const StationJonesInput&,
+                                                        std::span<Jones<float>>, Logger*);
+template std::size_t evaluate_station_jones_full<double>(const StationBeamConfig&,
+                                                         const StationJonesInput&,
+                                                         std::span<Jones<double>>, Logger*);
+template std::size_t evaluate_station_jones_scalar<float>(const StationBeamConfig&,
+                                                          const StationJonesInput&,
+                                                          std::span<Complex<float>>, Logger*);
+template std::size_t evaluate_station_jones_scalar<double>(const StationBeamConfig&,
+                                                           const StationJonesInput&,
+                                                           std::span<Complex<double>>, Logger*);
+
+void horizon_mask(std::span<const astro::Geodetic> sites, double gast_rad,
+                  std::span<const double> ra, std::span<const double> dec,
+                  std::span<std::uint8_t> mask) {
+  if (ra.size() != dec.size() || mask.size() != ra.size()) {
+    throw Error("horizon mask: " + std::to_string(ra.size()) + " RAs, " +
+                std::to_string(dec.size()) + " declinations and " + std::to_string(mask.size()) +
+                " mask values; expected one of each per source");
+  }
+  std::vector<double> sin_lat(sites.size()), cos_lat(sites.size()), lst(sites.size());
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    sin_lat[i] = std::sin(sites[i].lat);
+    cos_lat[i] = std::cos(sites[i].lat);
+    lst[i] = gast_rad + sites[i].lon;
+  }
+  const auto n = static_cast<std::ptrdiff_t>(ra.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    const auto s = static_cast<std::size_t>(k);
+    const double sd = std::sin(dec[s]), cd = std::cos(dec[s]);
+    std::uint8_t up = 0;
+    for (std::size_t i = 0; i < sites.size() && !up; ++i) {
+      // Up component of the source direction (astro::hadec_to_enu).
+      const double u = sin_lat[i] * sd + cos_lat[i] * cd * std::cos(lst[i] - ra[s]);
+      up = u > 0.0 ? 1 : 0;
+    }
+    mask[s] = up;
+  }
+}
+
+std::vector<std::size_t> above_horizon_indices(std::span<const astro::Geodetic> sites,
+                                               double gast_rad, std::span<const double> ra,
+                                               std::span<const double> dec) {
+  std::vector<std::uint8_t> mask(ra.size());
+  horizon_mask(sites, gast_rad, ra, dec, mask);
+  std::vector<std::size_t> kept;
+  for (std::size_t s = 0; s < mask.size(); ++s) {
+    if (mask[s]) kept.push_back(s);
+  }
+  return kept;
+}
+
+}  // namespace fringe::jones
