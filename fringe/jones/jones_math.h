@@ -137,6 +137,24 @@ FRINGE_HD_INLINE T parallactic_angle(T sin_ha, T cos_ha, T sin_dec, T cos_dec, T
   return atan2(cos_lat * sin_ha, sin_lat * cos_dec - cos_lat * sin_dec * cos_ha);
 }
 
+// R = [[cos psi, -sin psi], [sin psi, cos psi]] from the same terms without forming psi:
+// psi = atan2(y, x), so cos psi = x / r and sin psi = y / r with r = sqrt(x^2 + y^2) (one sqrt
+// instead of atan2 and sincos; equal to rounding). At r = 0 (source at the zenith or a pole)
+// psi = atan2(0, 0) = 0: R = I.
+template <typename T>
+FRINGE_HD_INLINE astro::Rotation2<T> parallactic_rotation_from_terms(T sin_ha, T cos_ha, T sin_dec,
+                                                                     T cos_dec, T sin_lat,
+                                                                     T cos_lat) {
+  using std::sqrt;
+  const T y = cos_lat * sin_ha;
+  const T x = sin_lat * cos_dec - cos_lat * sin_dec * cos_ha;
+  const T r2 = x * x + y * y;
+  if (!(r2 > T(0))) return {T(1), T(0), T(0), T(1)};
+  const T inv_r = T(1) / sqrt(r2);
+  const T c = x * inv_r, s = y * inv_r;
+  return {c, -s, s, c};
+}
+
 // Below a station's horizon: elevation < 0, i.e. Up component < 0.
 template <typename T>
 FRINGE_HD_INLINE bool below_horizon(T u) {
@@ -198,6 +216,23 @@ struct StationBeamParams {
   T norm = 1;                // normalisation factor (1 when off)
 };
 
+// The same parameters in another precision (e.g. built in double, used by float kernels).
+template <typename U, typename T>
+FRINGE_HD_INLINE StationBeamParams<U> station_beam_params_cast(const StationBeamParams<T>& p) {
+  StationBeamParams<U> q;
+  q.kind = p.kind;
+  q.elliptical = p.elliptical;
+  q.beam_off = p.beam_off;
+  q.lst = U(p.lst);
+  q.sin_lat = U(p.sin_lat);
+  q.cos_lat = U(p.cos_lat);
+  q.plane = {U(p.plane.l_e), U(p.plane.l_n), U(p.plane.m_e), U(p.plane.m_n), U(p.plane.m_u)};
+  q.x = {U(p.x.a), U(p.x.b), U(p.x.c)};
+  q.y = {U(p.y.a), U(p.y.b), U(p.y.c)};
+  q.norm = U(p.norm);
+  return q;
+}
+
 // Beam of the two feeds (before normalisation) for a source at ENU (e, n, u).
 template <typename T>
 FRINGE_HD_INLINE void station_beam_feeds_raw(const StationBeamParams<T>& p, T e, T n, T u, T& gx,
@@ -241,8 +276,9 @@ FRINGE_HD_INLINE Jones<T> station_jones_full(const StationBeamParams<T>& p, T ra
   source_enu(sin_ha, cos_ha, sin_dec, cos_dec, p.sin_lat, p.cos_lat, e, n, u);
   T gx, gy;
   station_beam_feeds(p, e, n, u, gx, gy);
-  const T psi = parallactic_angle(sin_ha, cos_ha, sin_dec, cos_dec, p.sin_lat, p.cos_lat);
-  return diagonal_times_rotation(gx, gy, astro::parallactic_rotation(psi));
+  return diagonal_times_rotation(
+      gx, gy,
+      parallactic_rotation_from_terms(sin_ha, cos_ha, sin_dec, cos_dec, p.sin_lat, p.cos_lat));
 }
 
 // Scalar-mode station Jones without K (real, as a complex number).

@@ -106,6 +106,10 @@ std::size_t evaluate(const StationBeamConfig& config, const StationJonesInput& i
 
 }  // namespace
 
+bool depends_on_frequency(const StationBeamConfig& config) {
+  return config.station_type == StationType::Gaussian && config.gaussian.ref_freq_hz > 0.0;
+}
+
 BeamPointing default_pointing(bool drift_scan, double ra0_rad, double dec0_rad) {
   const BeamDirection d =
       drift_scan ? BeamDirection::zenith() : BeamDirection::radec(ra0_rad, dec0_rad);

@@ -94,6 +94,10 @@ struct StationJonesInput {
   std::span<const double> dec;  // rad, same length
 };
 
+// False when the result does not change with frequency (Isotropic; Gaussian with
+// ref_freq_hz == 0): the pipeline may then evaluate once per (time, chunk) for all channels.
+bool depends_on_frequency(const StationBeamConfig& config);
+
 // Fill out (size stations.size() * ra.size()) with J = E R (Full mode). Returns the number of
 // stations whose beam direction is below their horizon (their J are 0), after logging one
 // warning naming them (logger may be nullptr). Throws fringe::Error for an unsupported or

@@ -108,9 +108,27 @@ TEST(JonesMath, SourceEnuAndParallacticAngleMatchErfa) {
         const double psi = parallactic_angle(std::sin(ha), std::cos(ha), std::sin(dec),
                                              std::cos(dec), std::sin(lat), std::cos(lat));
         EXPECT_NEAR(psi, eraHd2pa(ha, dec, lat), 1e-13);
+        const auto r = parallactic_rotation_from_terms(std::sin(ha), std::cos(ha), std::sin(dec),
+                                                       std::cos(dec), std::sin(lat), std::cos(lat));
+        const auto ref = astro::parallactic_rotation(eraHd2pa(ha, dec, lat));
+        EXPECT_NEAR(r.xx, ref.xx, 1e-14);
+        EXPECT_NEAR(r.xy, ref.xy, 1e-14);
+        EXPECT_NEAR(r.yx, ref.yx, 1e-14);
+        EXPECT_NEAR(r.yy, ref.yy, 1e-14);
       }
     }
   }
+}
+
+TEST(JonesMath, RotationAtTheZenithIsIdentity) {
+  // Source exactly at the zenith (H = 0, Dec = latitude): psi = atan2(0, 0) = 0.
+  const double lat = -0.4;
+  const auto r = parallactic_rotation_from_terms(0.0, 1.0, std::sin(lat), std::cos(lat),
+                                                 std::sin(lat), std::cos(lat));
+  EXPECT_EQ(r.xx, 1.0);
+  EXPECT_EQ(r.xy, 0.0);
+  EXPECT_EQ(r.yx, 0.0);
+  EXPECT_EQ(r.yy, 1.0);
 }
 
 TEST(JonesMath, RotationIsOrthogonalAndComposesWithDiagonalBeam) {

@@ -117,6 +117,18 @@ TEST(StationJones, FrequencyScaling) {
   }
 }
 
+TEST(StationJones, FrequencyIndependenceFlagMatchesResults) {
+  Case c = meridian_case();
+  for (const StationBeamConfig& cfg : {isotropic(), gaussian(3.0, 0.0), gaussian(3.0, 150e6)}) {
+    std::vector<Jones<double>> a(c.size()), b(c.size());
+    c.freq = 100e6;
+    evaluate_station_jones_full<double>(cfg, c.input(), a);
+    c.freq = 170e6;
+    evaluate_station_jones_full<double>(cfg, c.input(), b);
+    EXPECT_EQ(a != b, depends_on_frequency(cfg)) << to_string(cfg.station_type);
+  }
+}
+
 TEST(StationJones, NormalisationMakesPhaseCentreValueOne) {
   // Beam pointed 1.5 deg away from the phase centre, normalised at the phase centre.
   Case c = meridian_case();
@@ -405,6 +417,22 @@ TEST(StationJones, BadInputAndUnsupportedTypes) {
   EXPECT_THROW(evaluate_station_jones_full<double>(isotropic(), c.input(), j), Error);
   std::vector<std::uint8_t> mask(3);
   EXPECT_THROW(horizon_mask(c.stations, 0.0, c.ra, c.ra, mask), Error);
+}
+
+TEST(StationJones, FloatParamsFromDoubleParams) {
+  // What a float kernel would do: params built in double, cast, evaluated in float.
+  StationBeamConfig cfg = gaussian(3.0, 120e6);
+  const astro::Geodetic site{0.2, -0.5, 0.0};
+  const BeamPointing pointing = default_pointing(false, 1.0, -0.45);
+  const StationBeamParams<double> pd = make_station_beam_params(cfg, site, pointing, 0.9, 150e6);
+  const StationBeamParams<float> pf = station_beam_params_cast<float>(pd);
+  for (const double dd : {0.0, 0.01, -0.02}) {
+    const double dec = -0.45 + dd, ra = 1.0 + 0.5 * dd;
+    const Jones<double> jd = station_jones_full(pd, ra, std::sin(dec), std::cos(dec));
+    const Jones<float> jf =
+        station_jones_full(pf, float(ra), float(std::sin(dec)), float(std::cos(dec)));
+    EXPECT_LT(jones_norm2(jones_cast<double>(jf) - jd), 1e-10) << dd;
+  }
 }
 
 TEST(StationJones, DirectionEnu) {
