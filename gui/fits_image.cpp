@@ -1,0 +1,183 @@
+#include "gui/fits_image.h"
+
+#include <fitsio.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numbers>
+
+#include "fringe/astro/direction.h"
+#include "fringe/core/error.h"
+
+namespace fringe::gui {
+
+namespace {
+
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+struct Closer {
+  void operator()(fitsfile* f) const {
+    int status = 0;
+    fits_close_file(f, &status);
+  }
+};
+using FitsPtr = std::unique_ptr<fitsfile, Closer>;
+
+[[noreturn]] void fail(const QString& path, const std::string& what, int status) {
+  char text[FLEN_STATUS] = {0};
+  fits_get_errstatus(status, text);
+  throw fringe::Error(path.toStdString() + ": " + what + ": " + text);
+}
+
+std::optional<double> key_double(fitsfile* f, const char* name) {
+  int status = 0;
+  double v = 0;
+  fits_read_key(f, TDOUBLE, name, &v, nullptr, &status);
+  if (status != 0) return std::nullopt;
+  return v;
+}
+
+QString key_string(fitsfile* f, const char* name) {
+  int status = 0;
+  char v[FLEN_VALUE] = {0};
+  fits_read_key(f, TSTRING, name, v, nullptr, &status);
+  return status == 0 ? QString::fromLatin1(v).trimmed() : QString();
+}
+
+FitsWcs read_wcs(fitsfile* f) {
+  FitsWcs w;
+  for (int i = 0; i < 2; ++i) {
+    const std::string n = std::to_string(i + 1);
+    w.ctype[i] = key_string(f, ("CTYPE" + n).c_str()).toUpper();
+    w.crval[i] = key_double(f, ("CRVAL" + n).c_str()).value_or(0.0);
+    w.crpix[i] = key_double(f, ("CRPIX" + n).c_str()).value_or(0.0);
+  }
+  const bool has_cd = key_double(f, "CD1_1") || key_double(f, "CD2_2");
+  if (has_cd) {
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        const std::string k = "CD" + std::to_string(i + 1) + "_" + std::to_string(j + 1);
+        w.cd[i][j] = key_double(f, k.c_str()).value_or(0.0);
+      }
+  } else {
+    const double cdelt[2] = {key_double(f, "CDELT1").value_or(1.0),
+                             key_double(f, "CDELT2").value_or(1.0)};
+    double pc[2][2] = {{1, 0}, {0, 1}};
+    const bool has_pc = key_double(f, "PC1_1") || key_double(f, "PC1_2") ||
+                        key_double(f, "PC2_1") || key_double(f, "PC2_2");
+    if (has_pc) {
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) {
+          const std::string k = "PC" + std::to_string(i + 1) + "_" + std::to_string(j + 1);
+          pc[i][j] = key_double(f, k.c_str()).value_or(i == j ? 1.0 : 0.0);
+        }
+    } else if (auto rho = key_double(f, "CROTA2")) {
+      // Greisen & Calabretta (2002) eq. 186 (the AIPS convention).
+      const double c = std::cos(*rho * kDeg), s = std::sin(*rho * kDeg);
+      const double lambda = cdelt[1] / cdelt[0];
+      pc[0][0] = c;
+      pc[0][1] = -lambda * s;
+      pc[1][0] = s / lambda;
+      pc[1][1] = c;
+    }
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) w.cd[i][j] = pc[i][j] * cdelt[i];
+  }
+  w.celestial = w.ctype[0].startsWith("RA") && w.ctype[1].startsWith("DEC");
+  if (w.ctype[0].size() >= 8) w.projection = w.ctype[0].mid(5, 3).remove('-');
+  return w;
+}
+
+}  // namespace
+
+FitsImage load_fits_image(const QString& path, int plane) {
+  int status = 0;
+  fitsfile* raw = nullptr;
+  const QByteArray name = path.toLocal8Bit();
+  fits_open_image(&raw, name.constData(), READONLY, &status);
+  if (status != 0) fail(path, "cannot open as a FITS image", status);
+  FitsPtr f(raw);
+  int naxis = 0;
+  fits_get_img_dim(f.get(), &naxis, &status);
+  if (status != 0) fail(path, "cannot read the image dimensions", status);
+  if (naxis < 2)
+    throw fringe::Error(path.toStdString() + ": not a 2-D image (NAXIS = " + std::to_string(naxis) +
+                        ")");
+  std::vector<LONGLONG> axes(static_cast<size_t>(naxis));
+  fits_get_img_sizell(f.get(), naxis, axes.data(), &status);
+  if (status != 0) fail(path, "cannot read the axis lengths", status);
+  FitsImage img;
+  img.path = path;
+  img.width = static_cast<int>(axes[0]);
+  img.height = static_cast<int>(axes[1]);
+  LONGLONG planes = 1;
+  for (int i = 2; i < naxis; ++i) planes *= axes[i];
+  img.num_planes = static_cast<int>(planes);
+  if (plane < 0 || plane >= img.num_planes)
+    throw fringe::Error(path.toStdString() + ": plane " + std::to_string(plane) +
+                        " out of range (the image has " + std::to_string(img.num_planes) + ")");
+  img.plane = plane;
+  // First pixel of the plane: axes beyond the second count in FITS (column-major) order.
+  std::vector<LONGLONG> first(static_cast<size_t>(naxis), 1);
+  LONGLONG rest = plane;
+  for (int i = 2; i < naxis; ++i) {
+    first[i] = rest % axes[i] + 1;
+    rest /= axes[i];
+  }
+  const LONGLONG n = static_cast<LONGLONG>(img.width) * img.height;
+  img.pixels.resize(static_cast<size_t>(n));
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  int any_null = 0;
+  fits_read_pixll(f.get(), TFLOAT, first.data(), n, &nan, img.pixels.data(), &any_null, &status);
+  if (status != 0) fail(path, "cannot read the pixels", status);
+  img.bunit = key_string(f.get(), "BUNIT");
+  img.object = key_string(f.get(), "OBJECT");
+  img.wcs = read_wcs(f.get());
+  return img;
+}
+
+std::optional<SkyPosition> pixel_to_sky(const FitsWcs& wcs, double x, double y) {
+  if (!wcs.supported()) return std::nullopt;
+  const double p1 = x + 1.0 - wcs.crpix[0], p2 = y + 1.0 - wcs.crpix[1];
+  // Intermediate world coordinates, radians.
+  const double ix = (wcs.cd[0][0] * p1 + wcs.cd[0][1] * p2) * kDeg;
+  const double iy = (wcs.cd[1][0] * p1 + wcs.cd[1][1] * p2) * kDeg;
+  double l = ix, m = iy;
+  if (wcs.projection == "TAN") {
+    // Gnomonic: (x, y) = (l, m) / n.
+    const double n = 1.0 / std::sqrt(1.0 + ix * ix + iy * iy);
+    l = ix * n;
+    m = iy * n;
+  } else if (l * l + m * m > 1.0) {
+    return std::nullopt;  // SIN: beyond the horizon of the projection
+  }
+  double ra = 0, dec = 0;
+  fringe::astro::lm_to_radec(l, m, wcs.crval[0] * kDeg, wcs.crval[1] * kDeg, ra, dec);
+  double ra_deg = std::fmod(ra / kDeg, 360.0);
+  if (ra_deg < 0) ra_deg += 360.0;
+  return SkyPosition{ra_deg, dec / kDeg};
+}
+
+QString format_ra(double ra_deg) {
+  double h = std::fmod(ra_deg / 15.0, 24.0);
+  if (h < 0) h += 24.0;
+  // Round once at the last digit shown, then split, so 59.9999 s never shows as 60.
+  const long long ms = std::llround(h * 3600.0 * 1000.0) % (24LL * 3600 * 1000);
+  return QString("%1:%2:%3")
+      .arg(ms / 3600000, 2, 10, QChar('0'))
+      .arg(ms / 60000 % 60, 2, 10, QChar('0'))
+      .arg(QString::number((ms % 60000) / 1000.0, 'f', 3).rightJustified(6, '0'));
+}
+
+QString format_dec(double dec_deg) {
+  const QChar sign = dec_deg < 0 ? '-' : '+';
+  const long long cs = std::llround(std::abs(dec_deg) * 3600.0 * 100.0);
+  return QString("%1%2:%3:%4")
+      .arg(sign)
+      .arg(cs / 360000, 2, 10, QChar('0'))
+      .arg(cs / 6000 % 60, 2, 10, QChar('0'))
+      .arg(QString::number((cs % 6000) / 100.0, 'f', 2).rightJustified(5, '0'));
+}
+
+}  // namespace fringe::gui
