@@ -1,5 +1,6 @@
 // sim_interferometer: reads an OSKAR-compatible settings file, validates it and prints a
-// summary of the run. The simulation itself is not implemented yet.
+// summary of the run, then loads and summarises the sky and telescope models. The simulation
+// itself is not implemented yet.
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -10,6 +11,8 @@
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/settings.h"
+#include "fringe/sim/models.h"
+#include "fringe/telescope/summary.h"
 
 namespace {
 
@@ -97,6 +100,22 @@ void summarise(const Settings& s, Logger& log) {
   if (outputs == 0) log.warning("  no output file is set: results would not be saved");
 }
 
+// Loads the sky and the telescope the settings name and logs their summaries. A bad input
+// file is bad input (exit code 2).
+void load_models(const Settings& s, Logger& log, bool strict) {
+  try {
+    const fringe::sky::SkyModel sky = fringe::sim::load_sky(s, log, strict);
+    log.info("Sky model: " + fringe::sim::sky_summary(sky));
+    const fringe::telescope::TelescopeModel tel = fringe::sim::load_telescope(s, log);
+    const auto summary = fringe::telescope::summarise(tel);
+    log.info("Telescope model:");
+    std::istringstream lines(fringe::telescope::format_summary(tel, summary));
+    for (std::string line; std::getline(lines, line);) log.info("  " + line);
+  } catch (const fringe::Error& e) {
+    throw fringe::settings::InputError(e);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,9 +128,11 @@ int main(int argc, char** argv) {
       "(see `sim_interferometer --settings` for every key).";
   app.schema_files = &fringe::settings::embedded_schemas();
   app.root_schema = "sim_interferometer.xml";
-  return fringe::settings::run_app(argc, argv, app, [](Settings& s, Logger& log) {
-    log.info("Settings are valid.");
-    summarise(s, log);
-    log.info("The simulation is not implemented yet: nothing was computed.");
-  });
+  return fringe::settings::run_app(
+      argc, argv, app, [](Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
+        log.info("Settings are valid.");
+        summarise(s, log);
+        load_models(s, log, options.strict);
+        log.info("The simulation is not implemented yet: nothing was computed.");
+      });
 }

@@ -210,7 +210,10 @@ int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunc
     Logger logger(out);
     if (args.quiet) logger.set_level(LogLevel::Warning);
     try {
-      run(settings, logger);
+      run(settings, logger, RunOptions{args.strict, args.quiet});
+    } catch (const InputError& e) {
+      err << "error: " << e.what() << "\n";
+      return kBadInput;
     } catch (const std::exception& e) {
       err << "error: " << e.what() << "\n";
       return kRunFailed;

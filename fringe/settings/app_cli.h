@@ -16,6 +16,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "fringe/core/error.h"
 #include "fringe/core/log.h"
 #include "fringe/settings/schema.h"
 #include "fringe/settings/settings.h"
@@ -31,8 +32,22 @@ struct AppInfo {
   std::string root_schema;  // e.g. "sim_interferometer.xml"
 };
 
-// Runs with validated settings; throws fringe::Error (or std::exception) when the run fails.
-using RunFunction = std::function<void(Settings&, Logger&)>;
+// What the command line asked for, passed on to the run.
+struct RunOptions {
+  bool strict = false;  // --strict: malformed input lines are errors, not warnings
+  bool quiet = false;   // -q
+};
+
+// Thrown by a run when its input (a file the settings name) is bad: exit code 2, not 1.
+class InputError : public Error {
+ public:
+  using Error::Error;
+  explicit InputError(const Error& e) : Error(e.message(), e.context()) {}
+};
+
+// Runs with validated settings; throws fringe::Error (or std::exception) when the run fails,
+// InputError when an input file is bad.
+using RunFunction = std::function<void(Settings&, Logger&, const RunOptions&)>;
 
 int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run,
             std::ostream& out, std::ostream& err);

@@ -35,9 +35,10 @@ Result run(std::vector<std::string> args, RunFunction f = nullptr) {
   app.root_schema = "app.xml";
   std::ostringstream out, err;
   bool ran = false;
-  RunFunction body = [&](Settings& s, fringe::Logger& log) {
+  RunFunction body = [&](Settings& s, fringe::Logger& log,
+                         const fringe::settings::RunOptions& options) {
     ran = true;
-    if (f) f(s, log);
+    if (f) f(s, log, options);
   };
   int code = run_app(static_cast<int>(argv.size()), argv.data(), app, body, out, err);
   return {code, out.str(), err.str(), ran};
@@ -93,9 +94,10 @@ TEST(AppCli, BadCommandLines) {
 TEST(AppCli, RunValidatesFirst) {
   fs::path dir = scratch("run");
   std::ofstream(dir / "good.ini") << good_ini();
-  Result ok = run({(dir / "good.ini").string()}, [](Settings& s, fringe::Logger&) {
-    EXPECT_DOUBLE_EQ(s.get_double("observation/start_frequency_hz"), 1e8);
-  });
+  Result ok = run({(dir / "good.ini").string()},
+                  [](Settings& s, fringe::Logger&, const fringe::settings::RunOptions&) {
+                    EXPECT_DOUBLE_EQ(s.get_double("observation/start_frequency_hz"), 1e8);
+                  });
   EXPECT_EQ(ok.code, 0) << ok.err;
   EXPECT_TRUE(ok.ran);
   EXPECT_EQ(ok.err, "");
@@ -117,9 +119,19 @@ TEST(AppCli, RunValidatesFirst) {
   EXPECT_NE(missing.err.find("telescope/input_directory"), std::string::npos);
 
   Result failed = run({(dir / "good.ini").string()},
-                      [](Settings&, fringe::Logger&) { throw fringe::Error("boom"); });
+                      [](Settings&, fringe::Logger&, const fringe::settings::RunOptions&) {
+                        throw fringe::Error("boom");
+                      });
   EXPECT_EQ(failed.code, 1);
   EXPECT_EQ(failed.err, "error: boom\n");
+
+  // A bad input file found during the run is bad input (2), and the message names the file.
+  Result bad_file = run({(dir / "good.ini").string()}, [](Settings&, fringe::Logger&,
+                                                          const fringe::settings::RunOptions&) {
+    throw fringe::settings::InputError(fringe::Error::in_file("sky.osm", 3, "expected a number"));
+  });
+  EXPECT_EQ(bad_file.code, 2);
+  EXPECT_EQ(bad_file.err, "error: sky.osm:3: expected a number\n");
 }
 
 TEST(AppCli, UnknownKeysWarnUnlessStrict) {
