@@ -6,8 +6,11 @@
 // sines/cosines of the per-station smearing terms, stored as separate real arrays;
 // (2) per row p, P = (K J)_p B for the tile; per q > p one vectorised sweep over the tile
 // accumulates P (K J)_q^H f, f = g s_bw s_t. Kernels are templates on (matrix, Gaussian,
-// bandwidth smearing, time smearing), and the row kernel is compiled twice (x86-64-v3 and
-// baseline x86-64) with the faster one picked at load time.
+// bandwidth smearing, time smearing), and the row kernel is compiled three times (x86-64-v4
+// with AVX-512, x86-64-v3 with AVX2/FMA, baseline x86-64 with SSE2) and the best one for
+// the CPU is picked at load time (GCC target_clones), so no -march flag is needed. Results
+// on one machine do not depend on the thread count; they may differ in the last bits
+// between machines with different vector units (FMA, vector width).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -20,7 +23,8 @@
 #include "fringe/predict/predict_math.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define FRINGE_PREDICT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define FRINGE_PREDICT_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define FRINGE_PREDICT_CLONES
 #endif
@@ -88,7 +92,10 @@ inline float exp_nonpositive(float x) {
 
 // ---------------------------------------------------------------------------------------------
 // Layout of one source tile.
-constexpr std::size_t kTileSources = 512;
+constexpr std::size_t kTileSources = 256;
+// Stations q are visited in blocks whose tile data fits in this many bytes (half of a 2 MB
+// L2 cache), so each row p streams them from L2 rather than L3 or memory.
+constexpr std::size_t kStationBlockBytes = std::size_t(1) << 20;
 
 // Source components (in T) of a tile: l, m, n - 1, a, b, c.
 enum SourceComp { kL = 0, kM, kN1, kGa, kGb, kGc, kNumSourceComps };
@@ -126,45 +133,58 @@ struct TileData {
   }
 };
 
-// Fill the tile's source components and the per-station terms of station p.
+// The per-station terms of station p for the tile: K J, and the sines and cosines of the
+// smearing terms. Branches are hoisted out of the source loops.
 template <typename T, bool kFull>
-void fill_station(const PredictInput<T>& in, const Plan<T>& plan, TileData<T>& tile,
-                  std::size_t p) {
+void fill_station(const PredictInput<T>& in, const Plan<T>& plan, TileData<T>& tile, std::size_t p,
+                  double* phase) {
   const auto& src = in.sources;
   const auto& sta = in.stations;
+  const std::size_t b0 = tile.begin, cnt = tile.count;
+  const double* __restrict l = src.l + b0;
+  const double* __restrict m = src.m + b0;
+  const double* __restrict n = src.n + b0;
   const double up = sta.u[p], vp = sta.v[p], wp = sta.w[p];
+  for (std::size_t i = 0; i < cnt; ++i)
+    phase[i] = station_phase(up, vp, wp, l[i], m[i], n[i] - 1.0, plan.inv_lambda);
   constexpr std::size_t nj = kJonesComps<kFull>;
-  T* kj[nj];
-  for (std::size_t c = 0; c < nj; ++c) kj[c] = tile.st(p, c);
-  T* bw_s = tile.st(p, nj);
-  T* bw_c = tile.st(p, nj + 1);
-  T* ts_s = tile.st(p, nj + 2);
-  T* ts_c = tile.st(p, nj + 3);
-  const TimeSmearingCoefficients tc =
-      plan.time_on ? plan.tcoef[p] : TimeSmearingCoefficients{0, 0, 0};
-  for (std::size_t i = 0; i < tile.count; ++i) {
-    const std::size_t s = tile.begin + i;
-    const double l = src.l[s], m = src.m[s], n1 = src.n[s] - 1.0;
-    const double phase = station_phase(up, vp, wp, l, m, n1, plan.inv_lambda);
-    const Complex<T> k = station_phasor<T>(phase);
-    if constexpr (kFull) {
-      Jones<T> j = sta.jones ? sta.jones[p * src.count + s] : jones_identity<T>();
-      j = j * k;
-      kj[0][i] = j.a.re, kj[1][i] = j.a.im, kj[2][i] = j.b.re, kj[3][i] = j.b.im;
-      kj[4][i] = j.c.re, kj[5][i] = j.c.im, kj[6][i] = j.d.re, kj[7][i] = j.d.im;
-    } else {
-      const Complex<T> j = sta.jones_scalar ? sta.jones_scalar[p * src.count + s] * k : k;
-      kj[0][i] = j.re, kj[1][i] = j.im;
+  if constexpr (kFull) {
+    T* __restrict c[8];
+    for (std::size_t k = 0; k < 8; ++k) c[k] = tile.st(p, k);
+    const Jones<T>* j = sta.jones ? sta.jones + p * src.count + b0 : nullptr;
+    for (std::size_t i = 0; i < cnt; ++i) {
+      const Complex<T> k = station_phasor<T>(phase[i]);
+      const Jones<T> kj = j ? j[i] * k : Jones<T>{k, {0, 0}, {0, 0}, k};
+      c[0][i] = kj.a.re, c[1][i] = kj.a.im, c[2][i] = kj.b.re, c[3][i] = kj.b.im;
+      c[4][i] = kj.c.re, c[5][i] = kj.c.im, c[6][i] = kj.d.re, c[7][i] = kj.d.im;
     }
-    if (plan.bw_scale > 0) {
-      const double x = phase * plan.bw_scale;
-      bw_s[i] = static_cast<T>(std::sin(x));
-      bw_c[i] = static_cast<T>(std::cos(x));
+  } else {
+    T* __restrict cr = tile.st(p, 0);
+    T* __restrict ci = tile.st(p, 1);
+    const Complex<T>* j = sta.jones_scalar ? sta.jones_scalar + p * src.count + b0 : nullptr;
+    for (std::size_t i = 0; i < cnt; ++i) {
+      const Complex<T> k = station_phasor<T>(phase[i]);
+      const Complex<T> kj = j ? j[i] * k : k;
+      cr[i] = kj.re, ci[i] = kj.im;
     }
-    if (plan.time_on) {
-      const double x = tc.du * l + tc.dv * m + tc.dw * n1;
-      ts_s[i] = static_cast<T>(std::sin(x));
-      ts_c[i] = static_cast<T>(std::cos(x));
+  }
+  if (plan.bw_scale > 0) {
+    T* __restrict bs = tile.st(p, nj);
+    T* __restrict bc = tile.st(p, nj + 1);
+    for (std::size_t i = 0; i < cnt; ++i) {
+      const double x = phase[i] * plan.bw_scale;
+      bs[i] = static_cast<T>(std::sin(x));
+      bc[i] = static_cast<T>(std::cos(x));
+    }
+  }
+  if (plan.time_on) {
+    const TimeSmearingCoefficients tc = plan.tcoef[p];
+    T* __restrict ts = tile.st(p, nj + 2);
+    T* __restrict tcs = tile.st(p, nj + 3);
+    for (std::size_t i = 0; i < cnt; ++i) {
+      const double x = tc.du * l[i] + tc.dv * m[i] + tc.dw * (n[i] - 1.0);
+      ts[i] = static_cast<T>(std::sin(x));
+      tcs[i] = static_cast<T>(std::cos(x));
     }
   }
 }
@@ -262,9 +282,10 @@ inline T source_factor(std::size_t i, const T* __restrict l, const T* __restrict
   return f;
 }
 
-// All baselines (p, q > p) of row p for one tile.
+// Baselines (p, q) for q in [q_begin, q_end), q > p, of one tile.
 template <typename T, bool kFull, bool kGauss, bool kBw, bool kTime>
-FRINGE_PREDICT_CLONES void cross_row(const RowArgs<T>& a, std::size_t p) {
+FRINGE_PREDICT_CLONES void cross_row(const RowArgs<T>& a, std::size_t p, std::size_t q_begin,
+                                     std::size_t q_end) {
   const Plan<T>& plan = *a.plan;
   const TileData<T>& tile = *a.tile;
   const std::size_t ns = plan.num_stations;
@@ -281,7 +302,7 @@ FRINGE_PREDICT_CLONES void cross_row(const RowArgs<T>& a, std::size_t p) {
   const T* __restrict tsp = tile.st(p, nj + 2);
   const T* __restrict tcp = tile.st(p, nj + 3);
   const T two_pi_bw = static_cast<T>(kTwoPi * plan.bw_scale);
-  for (std::size_t q = p + 1; q < ns; ++q) {
+  for (std::size_t q = std::max(p + 1, q_begin); q < q_end; ++q) {
     const std::size_t b = static_cast<std::size_t>(baseline_index(p, q, ns));
     if (!plan.keep[b]) continue;
     const T uu = plan.uu[b], vv = plan.vv[b], ww = plan.ww[b];
@@ -362,7 +383,7 @@ FRINGE_PREDICT_CLONES void cross_row(const RowArgs<T>& a, std::size_t p) {
 }
 
 template <typename T>
-using RowFn = void (*)(const RowArgs<T>&, std::size_t);
+using RowFn = void (*)(const RowArgs<T>&, std::size_t, std::size_t, std::size_t);
 
 template <typename T, bool kFull, bool kGauss>
 RowFn<T> pick_row(bool bw, bool time) {
@@ -434,20 +455,30 @@ void predict_cross(const PredictInput<T>& in, Complex<T>* cross) {
   tile.station_comps = kStationComps<kFull>;
   tile.src.assign(kNumSourceComps * kTileSources, T(0));
   tile.station.assign(ns * tile.station_comps * kTileSources, T(0));
+  const std::size_t touched =
+      kJonesComps<kFull> + (plan.bw_scale > 0 ? 2 : 0) + (plan.time_on ? 2 : 0);
+  const std::size_t block =
+      std::max<std::size_t>(8, kStationBlockBytes / (touched * kTileSources * sizeof(T)));
   for (std::size_t begin = 0; begin < in.sources.count; begin += kTileSources) {
     tile.begin = begin;
     tile.count = std::min(kTileSources, in.sources.count - begin);
     fill_sources(in, tile);
 #pragma omp parallel
     {
-#pragma omp for schedule(static)
-      for (std::size_t p = 0; p < ns; ++p) fill_station<T, kFull>(in, plan, tile, p);
       std::vector<T> p_buf(kJonesComps<kFull> * kTileSources);
+      std::vector<double> phase(kTileSources);
+#pragma omp for schedule(static)
+      for (std::size_t p = 0; p < ns; ++p) fill_station<T, kFull>(in, plan, tile, p, phase.data());
       const RowArgs<T> args{&plan, &tile, p_buf.data(), cross};
+      // Within one tile every baseline gets exactly one term, so how baselines are spread
+      // over threads cannot change any sum (tiles are added in order).
+      for (std::size_t q0 = 1; q0 < ns; q0 += block) {
+        const std::size_t q1 = std::min(ns, q0 + block);
 #pragma omp for schedule(dynamic, 1)
-      for (std::size_t p = 0; p < ns - 1; ++p) {
-        form_row_terms<T, kFull>(in, tile, p, p_buf.data());
-        row(args, p);
+        for (std::size_t p = 0; p < q1 - 1; ++p) {
+          form_row_terms<T, kFull>(in, tile, p, p_buf.data());
+          row(args, p, q0, q1);
+        }
       }
     }
   }

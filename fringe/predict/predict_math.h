@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "fringe/core/complex.h"
 #include "fringe/core/hd.h"
@@ -80,10 +81,15 @@ FRINGE_HD_INLINE double station_phase(double u, double v, double w, double l, do
   return kTwoPi * inv_lambda * (u * l + v * m + w * n_minus_1);
 }
 
-// K = exp(+i phase), range-reduced in double before a sincos in precision T.
+// K = exp(+i phase). Single precision: range-reduced in double before the float sincos;
+// double: the sincos reduces exactly by itself.
 template <typename T>
 FRINGE_HD_INLINE Complex<T> station_phasor(double phase) {
-  return exp_i_reduced<T>(phase);
+  if constexpr (std::is_same_v<T, double>) {
+    return exp_i(phase);
+  } else {
+    return exp_i_reduced<T>(phase);
+  }
 }
 
 // Bandwidth smearing: the per-station term x_p = pi (dnu/nu) (u_p l + v_p m + w_p (n-1)) /

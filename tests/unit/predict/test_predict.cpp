@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "fringe/core/error.h"
@@ -480,6 +481,12 @@ struct Mode {
   bool gauss, bw, time;
 };
 
+std::string mode_name(const ::testing::TestParamInfo<Mode>& info) {
+  const Mode& m = info.param;
+  return std::string(m.pol == Polarisation::Full ? "Full" : "Scalar") +
+         (m.gauss ? "Gaussian" : "Point") + (m.bw ? "Bandwidth" : "") + (m.time ? "Time" : "");
+}
+
 class PredictModes : public ::testing::TestWithParam<Mode> {};
 
 // 1300 sources span three source tiles (512 each); 30 km stations at 150 MHz give phases of
@@ -510,7 +517,28 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, PredictModes,
                                            Mode{Polarisation::Scalar, false, false, false},
                                            Mode{Polarisation::Scalar, true, false, false},
                                            Mode{Polarisation::Scalar, false, true, true},
-                                           Mode{Polarisation::Scalar, true, true, true}));
+                                           Mode{Polarisation::Scalar, true, true, true}),
+                         mode_name);
+
+// 150 stations: more than one block of stations q (64 in Full double, 128 in float per
+// 256-source tile) and two source tiles.
+TEST(Predict, ManyStationsMatchPlainEvaluation) {
+  for (auto pol : {Polarisation::Full, Polarisation::Scalar}) {
+    const Problem pr = random_problem(150, 300, pol, true, true, false, 20000, 7);
+    const auto ref = reference_cross(pr);
+    EXPECT_LT(rel_rms(run<double>(pr).cross_d(), ref), 1e-12);
+    EXPECT_LT(rel_rms(run<float>(pr).cross_d(), ref), 2e-6);
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const auto one = run<double>(pr);
+    omp_set_num_threads(2);
+    const auto two = run<double>(pr);
+    omp_set_num_threads(saved);
+    EXPECT_EQ(
+        std::memcmp(one.cross.data(), two.cross.data(), one.cross.size() * sizeof(one.cross[0])),
+        0);
+  }
+}
 
 // Threads own whole baselines and sum sources in a fixed order: bitwise identical results.
 TEST(Predict, ThreadCountDoesNotChangeResultsBitwise) {
