@@ -1,17 +1,24 @@
-// sim_interferometer: reads an OSKAR-compatible settings file, validates it and prints a
-// summary of the run, then loads and summarises the sky and telescope models. The simulation
-// itself is not implemented yet.
+// sim_interferometer: reads an OSKAR-compatible settings file, validates it, prints a summary
+// of the run, loads and summarises the sky and telescope models, simulates on the CPU
+// (fringe/sim/interferometer.h) and writes a Measurement Set. The log ends with the time of
+// each stage and the output path; the settings and the log go into the MS HISTORY table.
 #include <cmath>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "fringe/core/error.h"
 #include "fringe/core/log.h"
+#include "fringe/core/progress.h"
+#include "fringe/core/timer.h"
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
+#include "fringe/settings/ini.h"
 #include "fringe/settings/settings.h"
+#include "fringe/sim/interferometer.h"
 #include "fringe/sim/models.h"
+#include "fringe/sim/simulation_config.h"
 #include "fringe/telescope/summary.h"
 
 namespace {
@@ -100,20 +107,98 @@ void summarise(const Settings& s, Logger& log) {
   if (outputs == 0) log.warning("  no output file is set: results would not be saved");
 }
 
-// Loads the sky and the telescope the settings name and logs their summaries. A bad input
-// file is bad input (exit code 2).
-void load_models(const Settings& s, Logger& log, bool strict) {
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Settings that cannot run (unsupported options, bad beam values) are bad input (exit 2).
+fringe::sim::SimulationConfig make_config(const Settings& s) {
   try {
-    const fringe::sky::SkyModel sky = fringe::sim::load_sky(s, log, strict);
-    log.info("Sky model: " + fringe::sim::sky_summary(sky));
-    const fringe::telescope::TelescopeModel tel = fringe::sim::load_telescope(s, log);
-    const auto summary = fringe::telescope::summarise(tel);
-    log.info("Telescope model:");
-    std::istringstream lines(fringe::telescope::format_summary(tel, summary));
-    for (std::string line; std::getline(lines, line);) log.info("  " + line);
+    return fringe::sim::simulation_config(s);
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
+}
+
+void log_simulation_plan(const fringe::sim::SimulationConfig& c, Logger& log) {
+  using fringe::sim::PolarisationMode;
+  log.info("Simulation");
+  log.info(std::string("  precision: ") +
+           (c.precision == fringe::Precision::Double ? "double" : "single") + ", polarisation: " +
+           (c.pol_mode == PolarisationMode::Full ? "Full" : "Scalar") + ", products: " +
+           (c.write_cross && c.write_autos ? "cross + auto"
+            : c.write_cross                ? "cross"
+                                           : "auto"));
+  log.info("  CPU threads: " + std::to_string(fringe::sim::resolve_num_threads(c)) +
+           ", blocks of <= " + std::to_string(c.times_per_block()) + " time(s) x " +
+           std::to_string(c.channels_per_block()) +
+           " channel(s), sky chunks of <= " + std::to_string(c.max_sources_per_chunk) + " sources");
+  log.info("  smearing: bandwidth " + number(c.channel_bandwidth_hz) + " Hz, time " +
+           number(c.time_average_sec) + " s");
+}
+
+// The whole run: config, models, simulation, timing report.
+void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
+         const std::string& version) {
+  fringe::StageTimers timers;
+  fringe::Timer wall;
+  wall.start();
+  log.info("Settings are valid.");
+  summarise(s, log);
+  const fringe::sim::SimulationConfig config = make_config(s);
+  if (config.use_gpus) {
+    log.warning(
+        "simulator/use_gpus is true but this build has no GPU pipeline yet: running on the CPU");
+  }
+  log_simulation_plan(config, log);
+
+  fringe::sky::SkyModel sky;
+  fringe::telescope::TelescopeModel tel;
+  try {
+    fringe::Timer t;
+    t.start();
+    sky = fringe::sim::load_sky(s, log, options.strict);
+    log.info("Sky model: " + fringe::sim::sky_summary(sky));
+    timers.add("load sky", t.seconds());
+    t.start();
+    tel = fringe::sim::load_telescope(s, log);
+    const auto summary = fringe::telescope::summarise(tel);
+    log.info("Telescope model:");
+    for (const auto& line : split_lines(fringe::telescope::format_summary(tel, summary)))
+      log.info("  " + line);
+    timers.add("load telescope", t.seconds());
+    if (sky.empty()) {
+      throw fringe::Error(
+          "the sky model is empty: no sources to simulate (check the sky/... settings, the "
+          "sky files and their filters); no Measurement Set was written");
+    }
+  } catch (const fringe::Error& e) {
+    throw fringe::settings::InputError(e);
+  }
+
+  fringe::sim::RunContext context;
+  context.logger = &log;
+  context.timers = &timers;
+  context.settings_lines =
+      split_lines(fringe::settings::format_ini(s, "sim_interferometer", version));
+  context.application = "sim_interferometer " + version;
+  fringe::TerminalProgress bar(std::cout);
+  if (!options.quiet) context.progress = bar.callback();
+  context.run_log = [&]() {
+    bar.finish();
+    log.info("Simulation completed in " + number(wall.seconds()) + " s. Time of each stage:");
+    for (const auto& line : split_lines(timers.report(wall.seconds()))) log.info("  " + line);
+    return log.history();
+  };
+  log.info("Simulating " + std::to_string(config.observation.num_time_steps) + " time(s) x " +
+           std::to_string(config.observation.num_channels) + " channel(s)...");
+  const fringe::sim::SimulationResult result =
+      fringe::sim::simulate_interferometer(config, std::move(sky), tel, context);
+  log.info("Measurement Set: " + result.ms_path + " (" + std::to_string(result.num_rows) +
+           " rows)");
 }
 
 }  // namespace
@@ -130,9 +215,6 @@ int main(int argc, char** argv) {
   app.root_schema = "sim_interferometer.xml";
   return fringe::settings::run_app(
       argc, argv, app, [](Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
-        log.info("Settings are valid.");
-        summarise(s, log);
-        load_models(s, log, options.strict);
-        log.info("The simulation is not implemented yet: nothing was computed.");
+        run(s, log, options, FRINGE_VERSION);
       });
 }

@@ -1,0 +1,490 @@
+#include "fringe/sim/interferometer.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <span>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fringe/astro/direction.h"
+#include "fringe/astro/station_uvw.h"
+#include "fringe/astro/time.h"
+#include "fringe/core/device.h"
+#include "fringe/core/error.h"
+#include "fringe/core/precision.h"
+#include "fringe/core/thread_pool.h"
+#include "fringe/io/ms/ms_writer.h"
+#include "fringe/jones/station_jones.h"
+#include "fringe/predict/predict.h"
+#include "fringe/sim/block_plan.h"
+#include "fringe/sky/gaussian.h"
+#include "fringe/sky/spectrum.h"
+#include "fringe/vis/vis_block.h"
+#include "fringe/vis/vis_meta.h"
+
+namespace fringe::sim {
+namespace {
+
+// A sky chunk with what every work unit needs, computed once.
+struct Chunk {
+  sky::SkyModel sky;
+  std::vector<double> l, m, n;  // direction cosines about the phase centre
+  std::vector<double> a, b, c;  // Gaussian coefficients (0 for points)
+};
+
+// Station geometry, computed once.
+struct Stations {
+  std::size_t count = 0;
+  std::vector<double> true_x, true_y, true_z;  // offset ECEF, m (simulation)
+  std::vector<double> meas_x, meas_y, meas_z;  // offset ECEF, m (written UVW)
+  std::vector<astro::Geodetic> sites;          // each station's own lon/lat/height
+};
+
+Stations make_stations(const telescope::TelescopeModel& tel) {
+  Stations s;
+  s.count = tel.num_stations();
+  for (const auto& st : tel.stations) {
+    s.true_x.push_back(st.true_offset_ecef.x);
+    s.true_y.push_back(st.true_offset_ecef.y);
+    s.true_z.push_back(st.true_offset_ecef.z);
+    s.meas_x.push_back(st.measured_offset_ecef.x);
+    s.meas_y.push_back(st.measured_offset_ecef.y);
+    s.meas_z.push_back(st.measured_offset_ecef.z);
+  }
+  s.sites = jones::station_sites(tel);
+  return s;
+}
+
+vis::VisMeta make_meta(const SimulationConfig& config, const telescope::TelescopeModel& tel,
+                       const RunContext& context) {
+  const ObservationConfig& o = config.observation;
+  vis::VisMeta m;
+  m.telescope_name = "fringe";
+  for (const auto& st : tel.stations) {
+    m.station_names.push_back(st.name);
+    m.station_ecef_m.push_back({st.true_ecef.x, st.true_ecef.y, st.true_ecef.z});
+  }
+  m.array_centre_ecef_m = {tel.centre_ecef.x, tel.centre_ecef.y, tel.centre_ecef.z};
+  m.dish_diameter_m = config.ms_dish_diameter_m;
+  m.phase_centre_ra_rad = o.phase_centre_ra;
+  m.phase_centre_dec_rad = o.phase_centre_dec;
+  m.num_channels = o.num_channels;
+  m.start_frequency_hz = o.start_frequency_hz;
+  m.frequency_inc_hz = o.frequency_inc_hz;
+  m.channel_bandwidth_hz = config.channel_bandwidth_hz;
+  m.num_times = o.num_time_steps;
+  m.start_time_mjd_utc = o.start_mjd_utc;
+  m.time_inc_sec = o.interval_sec();
+  m.time_average_sec = config.time_average_sec;
+  m.pol_mode =
+      config.pol_mode == PolarisationMode::Full ? vis::PolMode::Full : vis::PolMode::Scalar;
+  m.write_autocorrelations = config.write_autos;
+  m.write_crosscorrelations = config.write_cross;
+  m.casa_phase_convention = config.casa_phase_convention;
+  m.force_polarised = config.force_polarised_ms;
+  m.application = context.application;
+  m.settings_lines = context.settings_lines;
+  return m;
+}
+
+// Ordered hand-over of unit results into a block: unit (t, k) adds its buffer into time
+// slice t only after chunk k - 1 of the same time has, so the summation order is fixed.
+class OrderedCommit {
+ public:
+  explicit OrderedCommit(std::size_t num_times) : next_(num_times, 0) {}
+  template <typename F>
+  void commit(std::size_t t, std::size_t k, F&& add) {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return aborted_ || next_[t] == k; });
+    if (aborted_) throw Error("simulation aborted");
+    lock.unlock();
+    add();  // only this unit may touch slice t now
+    lock.lock();
+    ++next_[t];
+    cv_.notify_all();
+  }
+  void abort() {
+    std::lock_guard lock(mutex_);
+    aborted_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::size_t> next_;
+  bool aborted_ = false;
+};
+
+// Per-thread scratch arrays, reused across units.
+template <typename T>
+struct Workspace {
+  std::vector<double> u, v, w;
+  std::vector<std::size_t> index;
+  std::vector<double> ra, dec, l, m, n;
+  std::vector<T> ga, gb, gc;
+  std::vector<T> si, sq, su, sv;
+  std::vector<Jones<T>> jones;
+  std::vector<Complex<T>> jones_scalar;
+  std::vector<Complex<T>> cross, autos;  // [channel][baseline|station][pol] of one time
+};
+
+class Timed {
+ public:
+  Timed(StageTimers* timers, const char* stage) : timers_(timers), stage_(stage) { timer_.start(); }
+  ~Timed() {
+    if (timers_) timers_->add(stage_, timer_.seconds());
+  }
+  Timed(const Timed&) = delete;
+  Timed& operator=(const Timed&) = delete;
+
+ private:
+  StageTimers* timers_;
+  const char* stage_;
+  Timer timer_;
+};
+
+template <typename T>
+class Pipeline {
+ public:
+  Pipeline(const SimulationConfig& config, const std::vector<Chunk>& chunks,
+           const Stations& stations, const RunContext& context)
+      : config_(config), chunks_(chunks), st_(stations), ctx_(context) {
+    pol_ = config.pol_mode == PolarisationMode::Full ? predict::Polarisation::Full
+                                                     : predict::Polarisation::Scalar;
+    npol_ = predict::num_pols(pol_);
+    nbl_ = predict::num_baselines(st_.count);
+    pointing_ = jones::default_pointing(false, config.observation.phase_centre_ra,
+                                        config.observation.phase_centre_dec);
+  }
+
+  // Computes the data of `block` (its axes already set).
+  void compute_block(vis::VisBlock<T>& block, ThreadPool& pool, ProgressCounter& progress,
+                     std::vector<Workspace<T>>& spaces) {
+    const std::size_t nt = std::size_t(block.num_times());
+    const std::size_t nk = chunks_.size();
+    OrderedCommit commit(nt);
+    // Units chunk-major, so consecutive units belong to different times and rarely wait.
+    pool.run(nt * nk, [&](std::size_t item, int thread) {
+      const std::size_t k = item / nt, t = item % nt;
+      try {
+        omp_set_num_threads(1);  // parallelism comes from the units
+        run_unit(block, t, k, spaces[std::size_t(thread)]);
+        commit.commit(t, k, [&] { add_unit(block, t, spaces[std::size_t(thread)]); });
+        progress.advance();
+      } catch (...) {
+        commit.abort();
+        throw;
+      }
+    });
+  }
+
+  std::size_t beams_below_horizon() const { return below_.load(); }
+
+ private:
+  void run_unit(const vis::VisBlock<T>& block, std::size_t t, std::size_t k, Workspace<T>& ws) {
+    const ObservationConfig& o = config_.observation;
+    const Chunk& chunk = chunks_[k];
+    const int nc = block.num_channels();
+    const double mjd = o.time_centre_mjd(block.start_time_index + int(t));
+    const double gast = astro::gast_rad(mjd);
+    ws.cross.assign(config_.write_cross ? std::size_t(nc) * nbl_ * npol_ : 0, {T(0), T(0)});
+    ws.autos.assign(config_.write_autos ? std::size_t(nc) * st_.count * npol_ : 0, {T(0), T(0)});
+
+    // Horizon clip (above the horizon of any station).
+    {
+      Timed timed(ctx_.timers, "horizon clip");
+      if (config_.apply_horizon_clip) {
+        ws.index = jones::above_horizon_indices(st_.sites, gast, chunk.sky.ra, chunk.sky.dec);
+      } else {
+        ws.index.resize(chunk.sky.size());
+        for (std::size_t i = 0; i < ws.index.size(); ++i) ws.index[i] = i;
+      }
+      gather(chunk, ws);
+    }
+    const std::size_t ns = ws.index.size();
+    if (ns == 0) return;
+
+    Timer corr_timer;
+    corr_timer.start();
+    ws.u.resize(st_.count);
+    ws.v.resize(st_.count);
+    ws.w.resize(st_.count);
+    astro::station_uvw(st_.true_x, st_.true_y, st_.true_z, o.phase_centre_ra, o.phase_centre_dec,
+                       gast, ws.u, ws.v, ws.w);
+    corr_timer.stop();
+
+    const bool full = pol_ == predict::Polarisation::Full;
+    const bool jones_per_channel = jones::depends_on_frequency(config_.beam);
+    for (int c = 0; c < nc; ++c) {
+      const double freq = block.frequency_hz(c);
+      if (c == 0 || jones_per_channel) {
+        Timed timed(ctx_.timers, "jones");
+        evaluate_jones(ws, gast, freq, full);
+      }
+      corr_timer.resume();
+      fluxes(chunk, freq, ws);
+      predict::PredictInput<T> in;
+      in.polarisation = pol_;
+      in.frequency_hz = freq;
+      in.channel_bandwidth_hz = config_.channel_bandwidth_hz;
+      auto& src = in.sources;
+      src.count = ns;
+      src.stokes_i = ws.si.data();
+      if (full) {
+        src.stokes_q = ws.sq.data();
+        src.stokes_u = ws.su.data();
+        src.stokes_v = ws.sv.data();
+      }
+      src.l = ws.l.data();
+      src.m = ws.m.data();
+      src.n = ws.n.data();
+      src.gauss_a = ws.ga.data();
+      src.gauss_b = ws.gb.data();
+      src.gauss_c = ws.gc.data();
+      in.stations.count = st_.count;
+      in.stations.u = ws.u.data();
+      in.stations.v = ws.v.data();
+      in.stations.w = ws.w.data();
+      if (full) {
+        in.stations.jones = ws.jones.data();
+      } else {
+        in.stations.jones_scalar = ws.jones_scalar.data();
+      }
+      if (config_.time_average_sec > 0) {
+        in.time_smearing.tau_s = config_.time_average_sec;
+        in.time_smearing.gast = gast;
+        in.time_smearing.ra0 = o.phase_centre_ra;
+        in.time_smearing.dec0 = o.phase_centre_dec;
+        in.time_smearing.station_x = st_.true_x.data();
+        in.time_smearing.station_y = st_.true_y.data();
+      }
+      in.uv_filter.min = config_.uv_filter_min;
+      in.uv_filter.max = config_.uv_filter_max;
+      in.uv_filter.in_wavelengths = config_.uv_filter_in_wavelengths;
+      predict::PredictOutput<T> out;
+      if (config_.write_cross) out.cross = ws.cross.data() + std::size_t(c) * nbl_ * npol_;
+      if (config_.write_autos) out.autos = ws.autos.data() + std::size_t(c) * st_.count * npol_;
+      predict::predict_direct_cpu(in, out);
+      corr_timer.stop();
+    }
+    if (ctx_.timers) ctx_.timers->add("correlate", corr_timer.seconds());
+  }
+
+  // Positions and shapes of the kept sources.
+  void gather(const Chunk& chunk, Workspace<T>& ws) const {
+    const std::size_t ns = ws.index.size();
+    for (auto* v : {&ws.ra, &ws.dec, &ws.l, &ws.m, &ws.n}) v->resize(ns);
+    for (auto* v : {&ws.ga, &ws.gb, &ws.gc}) v->resize(ns);
+    for (std::size_t j = 0; j < ns; ++j) {
+      const std::size_t i = ws.index[j];
+      ws.ra[j] = chunk.sky.ra[i];
+      ws.dec[j] = chunk.sky.dec[i];
+      ws.l[j] = chunk.l[i];
+      ws.m[j] = chunk.m[i];
+      ws.n[j] = chunk.n[i];
+      ws.ga[j] = T(chunk.a[i]);
+      ws.gb[j] = T(chunk.b[i]);
+      ws.gc[j] = T(chunk.c[i]);
+    }
+  }
+
+  // Stokes of the kept sources at freq; sources outside the common flux filter get 0
+  // (OSKAR zeroes their K, which removes them from crosses and autos alike).
+  void fluxes(const Chunk& chunk, double freq, Workspace<T>& ws) const {
+    const sky::StokesColumns s = sky::evaluate_stokes(chunk.sky, freq);
+    const std::size_t ns = ws.index.size();
+    for (auto* v : {&ws.si, &ws.sq, &ws.su, &ws.sv}) v->resize(ns);
+    const auto& f = config_.common_flux_filter;
+    for (std::size_t j = 0; j < ns; ++j) {
+      const std::size_t i = ws.index[j];
+      const bool keep = s.I[i] > f.flux_min && s.I[i] <= f.flux_max;
+      ws.si[j] = keep ? T(s.I[i]) : T(0);
+      ws.sq[j] = keep ? T(s.Q[i]) : T(0);
+      ws.su[j] = keep ? T(s.U[i]) : T(0);
+      ws.sv[j] = keep ? T(s.V[i]) : T(0);
+    }
+  }
+
+  void evaluate_jones(Workspace<T>& ws, double gast, double freq, bool full) {
+    jones::StationJonesInput in;
+    in.stations = st_.sites;
+    in.pointing = pointing_;
+    in.gast_rad = gast;
+    in.freq_hz = freq;
+    in.ra = ws.ra;
+    in.dec = ws.dec;
+    const std::size_t n = st_.count * ws.index.size();
+    std::size_t below = 0;
+    if (full) {
+      ws.jones.resize(n);
+      below = jones::evaluate_station_jones_full<T>(config_.beam, in, ws.jones, nullptr);
+    } else {
+      ws.jones_scalar.resize(n);
+      below = jones::evaluate_station_jones_scalar<T>(config_.beam, in, ws.jones_scalar, nullptr);
+    }
+    std::size_t prev = below_.load();
+    while (below > prev && !below_.compare_exchange_weak(prev, below)) {
+    }
+  }
+
+  // block slice t += the unit's buffers.
+  void add_unit(vis::VisBlock<T>& block, std::size_t t, const Workspace<T>& ws) const {
+    if (ws.index.empty()) return;
+    const int nc = block.num_channels();
+    if (config_.write_cross) {
+      Complex<T>* dst = &block.cross(int(t), 0, 0, 0);
+      const std::size_t n = std::size_t(nc) * nbl_ * npol_;
+      for (std::size_t i = 0; i < n; ++i) dst[i] += ws.cross[i];
+    }
+    if (config_.write_autos) {
+      Complex<T>* dst = &block.autos(int(t), 0, 0, 0);
+      const std::size_t n = std::size_t(nc) * st_.count * npol_;
+      for (std::size_t i = 0; i < n; ++i) dst[i] += ws.autos[i];
+    }
+  }
+
+  const SimulationConfig& config_;
+  const std::vector<Chunk>& chunks_;
+  const Stations& st_;
+  const RunContext& ctx_;
+  predict::Polarisation pol_ = predict::Polarisation::Full;
+  std::size_t npol_ = 4;
+  std::size_t nbl_ = 0;
+  jones::BeamPointing pointing_;
+  std::atomic<std::size_t> below_{0};
+};
+
+// Baseline UVW (uvw_p - uvw_q) of every time of the block from MEASURED positions.
+template <typename T>
+void fill_uvw(vis::VisBlock<T>& block, const SimulationConfig& config, const Stations& st) {
+  const ObservationConfig& o = config.observation;
+  std::vector<double> u(st.count), v(st.count), w(st.count);
+  for (int t = 0; t < block.num_times(); ++t) {
+    const double gast = astro::gast_rad(o.time_centre_mjd(block.start_time_index + t));
+    astro::station_uvw(st.meas_x, st.meas_y, st.meas_z, o.phase_centre_ra, o.phase_centre_dec, gast,
+                       u, v, w);
+    std::size_t b = 0;
+    for (std::size_t p = 0; p < st.count; ++p) {
+      for (std::size_t q = p + 1; q < st.count; ++q, ++b) {
+        block.uvw(t, b) = {u[p] - u[q], v[p] - v[q], w[p] - w[q]};
+      }
+    }
+  }
+}
+
+template <typename T>
+SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& chunks,
+                     const Stations& stations, const vis::VisMeta& meta,
+                     const RunContext& context) {
+  SimulationResult result;
+  io::MsWriter writer(config.ms_path, meta, context.logger);
+  result.ms_path = writer.path();
+
+  const BlockPlan plan =
+      plan_blocks(config.observation.num_time_steps, config.observation.num_channels,
+                  config.times_per_block(), config.channels_per_block());
+  result.num_blocks = plan.blocks.size();
+  result.num_chunks = chunks.size();
+  result.num_threads = resolve_num_threads(config);
+  for (const auto& b : plan.blocks)
+    result.num_work_units += std::size_t(b.num_times) * chunks.size();
+
+  ThreadPool pool(result.num_threads);
+  std::vector<Workspace<T>> spaces(std::size_t(pool.size()));
+  Pipeline<T> pipeline(config, chunks, stations, context);
+  ProgressCounter progress(context.progress, "simulating", result.num_work_units);
+  const vis::PolMode pol = meta.pol_mode;
+
+  std::future<void> pending;  // the previous block's write
+  for (const auto& b : plan.blocks) {
+    vis::VisBlock<T> block(b.num_times, b.num_channels, int(stations.count), pol,
+                           config.write_cross, config.write_autos);
+    block.set_axes(meta, b.start_time, b.start_channel);
+    pipeline.compute_block(block, pool, progress, spaces);
+    fill_uvw(block, config, stations);
+    if (pending.valid()) pending.get();
+    pending = std::async(std::launch::async, [&writer, &context, blk = std::move(block)]() {
+      Timed timed(context.timers, "write");
+      writer.append_block(blk);
+    });
+  }
+  if (pending.valid()) pending.get();
+  result.stations_with_beam_below_horizon = pipeline.beams_below_horizon();
+  if (result.stations_with_beam_below_horizon > 0) {
+    log_warning(context.logger, "the beam direction was below the horizon of up to " +
+                                    std::to_string(result.stations_with_beam_below_horizon) +
+                                    " station(s) at some times: their station beams were 0 then");
+  }
+  {
+    Timed timed(context.timers, "write");
+    if (context.run_log) writer.add_history(context.run_log(), "FRINGE_LOG");
+    writer.finish();
+  }
+  result.num_rows = writer.num_rows();
+  return result;
+}
+
+}  // namespace
+
+int resolve_num_threads(const SimulationConfig& config) {
+  return config.num_threads > 0 ? config.num_threads : std::max(1, cpu_thread_count());
+}
+
+SimulationResult simulate_interferometer(const SimulationConfig& config, sky::SkyModel sky,
+                                         const telescope::TelescopeModel& telescope,
+                                         const RunContext& context) {
+  if (sky.empty()) {
+    throw Error(
+        "the sky model is empty: no sources to simulate (check sky/... settings, the sky "
+        "files and their filters); no Measurement Set was written");
+  }
+  if (telescope.num_stations() < 2 && config.write_cross && !config.write_autos) {
+    throw Error("the telescope model '" + telescope.directory + "' has " +
+                std::to_string(telescope.num_stations()) +
+                " station(s): cross-correlations need at least 2");
+  }
+  jones::validate(config.beam);
+  const ObservationConfig& o = config.observation;
+
+  // Gaussian shapes on the phase-centre tangent plane (once for the whole sky).
+  sky::Diagnostics diagnostics;
+  diagnostics.logger = context.logger;
+  const sky::GaussianCoefficients g = sky::evaluate_gaussian_coefficients(
+      sky, o.phase_centre_ra, o.phase_centre_dec, config.zero_failed_gaussians, diagnostics);
+
+  std::vector<Chunk> chunks;
+  const std::size_t per_chunk = std::max<std::size_t>(1, config.max_sources_per_chunk);
+  for (std::size_t first = 0; first < sky.size(); first += per_chunk) {
+    Chunk c;
+    c.sky = sky.slice(first, per_chunk);
+    const std::size_t n = c.sky.size();
+    c.l.resize(n);
+    c.m.resize(n);
+    c.n.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      astro::radec_to_lmn(c.sky.ra[i], c.sky.dec[i], o.phase_centre_ra, o.phase_centre_dec, c.l[i],
+                          c.m[i], c.n[i]);
+    }
+    c.a.assign(g.a.begin() + long(first), g.a.begin() + long(first + n));
+    c.b.assign(g.b.begin() + long(first), g.b.begin() + long(first + n));
+    c.c.assign(g.c.begin() + long(first), g.c.begin() + long(first + n));
+    chunks.push_back(std::move(c));
+  }
+
+  const Stations stations = make_stations(telescope);
+  const vis::VisMeta meta = make_meta(config, telescope, context);
+  return dispatch_precision(config.precision, [&]<typename T>() {
+    return run<T>(config, chunks, stations, meta, context);
+  });
+}
+
+}  // namespace fringe::sim

@@ -1,0 +1,66 @@
+// The interferometer simulation pipeline on the CPU (DESIGN.md section 3, oskar-compat.md 4):
+// a sky and a telescope model in, an OSKAR-compatible Measurement Set out.
+//
+//   for each visibility block (<= times_per_block times x <= channels_per_block channels):
+//     work units (time, sky chunk) on num_threads CPU threads (dynamic scheduling):
+//       horizon clip (source above the horizon of any station, at the dump centre), then per
+//       channel: Stokes at the channel frequency, common flux filter, station Jones E R
+//       (fringe/jones), predict with K from TRUE station positions (fringe/predict) into the
+//       unit's private buffer;
+//     each unit's buffer is added into the block in chunk order (a unit waits for the
+//     previous chunk of the same time), so results are bitwise independent of the number
+//     of threads and of the block sizes;
+//     UVW of the block from MEASURED station positions (oskar-compat.md 4.5);
+//   the block is written (io/ms MsWriter) by a writer thread while the next one computes.
+//
+// Times are dump centres, channels centres; units SI and radians. The precision of the
+// compute (float/double) is SimulationConfig::precision; the MS DATA are complex float.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fringe/core/log.h"
+#include "fringe/core/progress.h"
+#include "fringe/core/timer.h"
+#include "fringe/sim/simulation_config.h"
+#include "fringe/sky/sky_model.h"
+#include "fringe/telescope/telescope_model.h"
+
+namespace fringe::sim {
+
+struct RunContext {
+  Logger* logger = nullptr;                 // nullable
+  ProgressCallback progress;                // empty: nobody listens
+  StageTimers* timers = nullptr;            // stages "horizon clip", "jones", "correlate", "write"
+  std::vector<std::string> settings_lines;  // HISTORY (ORIGIN FRINGE_SETTINGS)
+  std::string application = "sim_interferometer";
+  // Called just before the MS is closed: the run log lines for HISTORY (ORIGIN FRINGE_LOG).
+  std::function<std::vector<std::string>()> run_log;
+};
+
+struct SimulationResult {
+  std::string ms_path;  // final path of the Measurement Set
+  std::size_t num_rows = 0;
+  std::size_t num_blocks = 0;
+  std::size_t num_chunks = 0;
+  std::size_t num_work_units = 0;
+  int num_threads = 0;
+  std::size_t stations_with_beam_below_horizon = 0;  // max over evaluations (0 normally)
+};
+
+// Runs the simulation and writes the MS named by config.ms_path (written under a temporary
+// name, renamed when complete). The sky must not be empty (fringe::Error otherwise, before
+// any file is created). Gaussian sources are projected onto the phase-centre tangent plane
+// once (sky/gaussian.h); failed fits follow config.zero_failed_gaussians. Errors (bad config,
+// unwritable output) throw fringe::Error; no MS is left behind then.
+SimulationResult simulate_interferometer(const SimulationConfig& config, sky::SkyModel sky,
+                                         const telescope::TelescopeModel& telescope,
+                                         const RunContext& context);
+
+// The number of CPU threads a config asks for (num_threads, or the core count for auto).
+int resolve_num_threads(const SimulationConfig& config);
+
+}  // namespace fringe::sim
