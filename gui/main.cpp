@@ -2,6 +2,7 @@
 //   fringe [settings.ini] [--app NAME] [--app-location DIR] [--dark]
 //          [--open-ms PATH] [--open-fits PATH]
 //          [--run] [--run-and-exit] [--screenshot OUT.png] [--timeout SECONDS]
+// --screenshot alone saves OUT.png once the results panel has loaded and exits.
 // --run-and-exit runs the app on the settings file without dialogs, waits until it finishes
 // and the results are shown, saves --screenshot (the main window; the run dialog goes to
 // OUT-run.png) and exits with the app's exit code (3 on a GUI-side failure or timeout).
@@ -90,10 +91,20 @@ int main(int argc, char** argv) {
   window.show();
 
   if (cli.isSet(run_opt) && !batch) QTimer::singleShot(0, &window, [&window] { window.run(); });
+  const QString shot = cli.value(shot_opt);
+  if (!batch && !shot.isEmpty()) {
+    // Grab once what was asked for has loaded.
+    auto* poll = new QTimer(&window);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, shot] {
+      if (window.results()->busy()) return;
+      poll->stop();
+      QApplication::exit(save_grab(&window, shot) ? 0 : 3);
+    });
+    poll->start(300);
+  }
   if (!batch) return QApplication::exec();
 
   // --run-and-exit
-  const QString shot = cli.value(shot_opt);
   int exit_code = 3;
   QTimer::singleShot(static_cast<int>(cli.value(timeout_opt).toDouble() * 1000), &qapp, [] {
     std::fprintf(stderr, "fringe: timed out\n");

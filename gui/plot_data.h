@@ -27,7 +27,8 @@ struct UvCoverage {
   QString path;
   QVector<QPointF> uv;  // (u, v) and (-u, -v) per cross-correlation row (m)
   std::size_t num_rows = 0;
-  std::size_t rows_used = 0;  // rows plotted (large sets are thinned evenly)
+  std::size_t rows_used = 0;  // cross-correlation rows plotted
+  bool thinned = false;       // large sets: every k-th row only
   int num_stations = 0, num_channels = 0;
   double freq_min_hz = 0.0, freq_max_hz = 0.0;
   QString telescope;

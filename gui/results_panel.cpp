@@ -177,7 +177,7 @@ void ResultsPanel::on_uv_loaded() {
                      .arg(uv.freq_min_hz / 1e6, 0, 'g', 8)
                      .arg(uv.freq_max_hz / 1e6, 0, 'g', 8);
   if (!uv.telescope.isEmpty()) info += tr(", telescope %1").arg(uv.telescope);
-  if (uv.rows_used * 2 < uv.num_rows) info += tr("; %1 rows plotted (thinned)").arg(uv.rows_used);
+  if (uv.thinned) info += tr("; %1 rows plotted (thinned)").arg(uv.rows_used);
   info += tr("; each baseline drawn at (u, v) and (\u2212u, \u2212v)");
   uv_info_->setText(info);
   emit uv_coverage_loaded(true, info);
