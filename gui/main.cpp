@@ -4,8 +4,9 @@
 //          [--run] [--run-and-exit] [--screenshot OUT.png] [--timeout SECONDS]
 // --screenshot alone saves OUT.png once the results panel has loaded and exits.
 // --run-and-exit runs the app on the settings file without dialogs, waits until it finishes
-// and the results are shown, saves --screenshot (the main window; the run dialog goes to
-// OUT-run.png) and exits with the app's exit code (3 on a GUI-side failure or timeout).
+// and the results are shown, saves --screenshot (the main window with the station layout;
+// OUT-uv.png with the uv coverage when a Measurement Set was written; OUT-run.png the run
+// dialog) and exits with the app's exit code (3 on a GUI-side failure or timeout).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -17,6 +18,7 @@
 #include "gui/app_catalog.h"
 #include "gui/main_window.h"
 #include "gui/results_panel.h"
+#include "gui/scatter_plot.h"
 #include "gui/theme.h"
 
 namespace {
@@ -34,9 +36,10 @@ bool save_grab(QWidget* w, const QString& path) {
   return true;
 }
 
-QString run_screenshot_path(const QString& path) {
+// OUT.png -> OUT-<what>.png
+QString suffixed(const QString& path, const QString& what) {
   const QFileInfo f(path);
-  return f.dir().filePath(f.completeBaseName() + "-run." + f.suffix());
+  return f.dir().filePath(f.completeBaseName() + "-" + what + "." + f.suffix());
 }
 
 }  // namespace
@@ -120,8 +123,15 @@ int main(int argc, char** argv) {
           poll->stop();
           bool ok = true;
           if (!shot.isEmpty()) {
-            ok = save_grab(&window, shot) &&
-                 save_grab(window.run_dialog(), run_screenshot_path(shot));
+            // The station layout, then the uv coverage when a Measurement Set was read.
+            auto* results = window.results();
+            results->show_tab(fringe::gui::ResultsPanel::StationTab);
+            ok = save_grab(&window, shot);
+            if (results->uv_plot()->num_points() > 0) {
+              results->show_tab(fringe::gui::ResultsPanel::UvTab);
+              ok = save_grab(&window, suffixed(shot, "uv")) && ok;
+            }
+            ok = save_grab(window.run_dialog(), suffixed(shot, "run")) && ok;
           }
           std::printf("%s", qPrintable(window.run_dialog()->log_text()));
           QApplication::exit(ok ? exit_code : 3);
