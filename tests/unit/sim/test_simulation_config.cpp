@@ -1,0 +1,100 @@
+// sim/simulation_config: settings keys -> SimulationConfig (units, words, refusals).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "fringe/core/error.h"
+#include "fringe/settings/embedded_schemas.h"
+#include "fringe/settings/settings.h"
+#include "fringe/sim/simulation_config.h"
+
+namespace {
+
+using fringe::settings::Schema;
+using fringe::settings::Settings;
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+Settings valid_settings() {
+  Settings s(Schema::load(fringe::settings::embedded_schemas(), "sim_interferometer.xml"));
+  s.set("observation/start_frequency_hz", "100e6");
+  s.set("observation/num_channels", "20");
+  s.set("observation/start_time_utc", "01-01-2000 12:00:00.000");
+  s.set("observation/length", "00:10:00");
+  s.set("observation/num_time_steps", "3");
+  s.set("telescope/input_directory", "/tmp");
+  s.set("telescope/station_type", "Gaussian beam");
+  s.set("telescope/gaussian_beam/fwhm_deg", "2");
+  s.set("interferometer/ms_filename", "/tmp/x.ms");
+  return s;
+}
+
+std::string error_of(const Settings& s) {
+  try {
+    fringe::sim::simulation_config(s);
+  } catch (const fringe::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SimulationConfig, DefaultsAndUnits) {
+  Settings s = valid_settings();
+  s.set("interferometer/correlation_type", "Both");
+  s.set("interferometer/uv_filter_max", "1000");
+  s.set("interferometer/uv_filter_units", "Metres");
+  const auto c = fringe::sim::simulation_config(s);
+  EXPECT_EQ(c.precision, fringe::Precision::Double);
+  EXPECT_EQ(c.num_threads, 0);  // auto
+  EXPECT_EQ(c.max_sources_per_chunk, 16384u);
+  EXPECT_EQ(c.channels_per_block(), 8);  // auto = min(20, 8)
+  EXPECT_EQ(c.times_per_block(), 3);     // 8, but only 3 times
+  EXPECT_TRUE(c.write_cross);
+  EXPECT_TRUE(c.write_autos);
+  EXPECT_EQ(c.uv_filter_min, 0.0);
+  EXPECT_EQ(c.uv_filter_max, 1000.0);
+  EXPECT_FALSE(c.uv_filter_in_wavelengths);
+  EXPECT_EQ(c.beam.station_type, fringe::jones::StationType::Gaussian);
+  EXPECT_NEAR(c.beam.gaussian.fwhm_rad, 2 * kDeg, 1e-15);
+  EXPECT_EQ(c.ms_dish_diameter_m, 1.0);
+  EXPECT_EQ(c.pol_mode, fringe::sim::PolarisationMode::Full);
+}
+
+TEST(SimulationConfig, ExplicitValues) {
+  Settings s = valid_settings();
+  s.set("simulator/double_precision", "false");
+  s.set("simulator/num_devices", "3");
+  s.set("interferometer/max_channels_per_block", "5");
+  s.set("interferometer/max_time_samples_per_block", "2");
+  s.set("telescope/pol_mode", "Scalar");
+  s.set("interferometer/correlation_type", "Auto-correlations");
+  const auto c = fringe::sim::simulation_config(s);
+  EXPECT_EQ(c.precision, fringe::Precision::Single);
+  EXPECT_EQ(c.num_threads, 3);
+  EXPECT_EQ(c.channels_per_block(), 5);
+  EXPECT_EQ(c.times_per_block(), 2);
+  EXPECT_FALSE(c.write_cross);
+  EXPECT_TRUE(c.write_autos);
+  EXPECT_EQ(c.pol_mode, fringe::sim::PolarisationMode::Scalar);
+}
+
+TEST(SimulationConfig, RefusesWhatCannotRunYet) {
+  Settings s = valid_settings();
+  s.set("telescope/station_type", "Aperture array");
+  EXPECT_NE(error_of(s).find("not supported yet"), std::string::npos) << error_of(s);
+  s = valid_settings();
+  s.set("interferometer/noise/enable", "true");
+  EXPECT_NE(error_of(s).find("interferometer/noise/enable"), std::string::npos);
+  s = valid_settings();
+  s.set("observation/mode", "Drift scan");
+  EXPECT_NE(error_of(s).find("not supported yet"), std::string::npos);
+  s = valid_settings();
+  s.set("interferometer/ms_filename", "");
+  EXPECT_NE(error_of(s).find("interferometer/ms_filename"), std::string::npos);
+  s = valid_settings();
+  s.set("telescope/gaussian_beam/fwhm_deg", "0");
+  EXPECT_NE(error_of(s).find("telescope/gaussian_beam/fwhm_deg"), std::string::npos);
+}
+
+}  // namespace
