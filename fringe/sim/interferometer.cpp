@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <future>
 #include <mutex>
 #include <span>
@@ -95,6 +96,11 @@ vis::VisMeta make_meta(const SimulationConfig& config, const telescope::Telescop
   return m;
 }
 
+// Thrown to the units that wait for a unit that failed.
+struct Aborted : Error {
+  Aborted() : Error("simulation aborted") {}
+};
+
 // Ordered hand-over of unit results into a block: unit (t, k) adds its buffer into time
 // slice t only after chunk k - 1 of the same time has, so the summation order is fixed.
 class OrderedCommit {
@@ -104,7 +110,7 @@ class OrderedCommit {
   void commit(std::size_t t, std::size_t k, F&& add) {
     std::unique_lock lock(mutex_);
     cv_.wait(lock, [&] { return aborted_ || next_[t] == k; });
-    if (aborted_) throw Error("simulation aborted");
+    if (aborted_) throw Aborted();
     lock.unlock();
     add();  // only this unit may touch slice t now
     lock.lock();
@@ -173,18 +179,31 @@ class Pipeline {
     const std::size_t nk = chunks_.size();
     OrderedCommit commit(nt);
     // Units chunk-major, so consecutive units belong to different times and rarely wait.
-    pool.run(nt * nk, [&](std::size_t item, int thread) {
-      const std::size_t k = item / nt, t = item % nt;
-      try {
-        omp_set_num_threads(1);  // parallelism comes from the units
-        run_unit(block, t, k, spaces[std::size_t(thread)]);
-        commit.commit(t, k, [&] { add_unit(block, t, spaces[std::size_t(thread)]); });
-        progress.advance();
-      } catch (...) {
-        commit.abort();
-        throw;
-      }
-    });
+    std::mutex error_mutex;
+    std::exception_ptr first_error;  // the failure itself, not a waiter's Aborted
+    try {
+      pool.run(nt * nk, [&](std::size_t item, int thread) {
+        const std::size_t k = item / nt, t = item % nt;
+        try {
+          omp_set_num_threads(1);  // parallelism comes from the units
+          run_unit(block, t, k, spaces[std::size_t(thread)]);
+          commit.commit(t, k, [&] { add_unit(block, t, spaces[std::size_t(thread)]); });
+          progress.advance();
+        } catch (const Aborted&) {
+          throw;
+        } catch (...) {
+          {
+            std::lock_guard lock(error_mutex);
+            if (!first_error) first_error = std::current_exception();
+          }
+          commit.abort();
+          throw;
+        }
+      });
+    } catch (...) {
+      if (first_error) std::rethrow_exception(first_error);
+      throw;
+    }
   }
 
   std::size_t beams_below_horizon() const { return below_.load(); }
@@ -454,6 +473,13 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
   }
   jones::validate(config.beam);
   const ObservationConfig& o = config.observation;
+  for (const auto& st : telescope.stations) {
+    if (st.cable_length_error_x != 0.0 || st.cable_length_error_y != 0.0) {
+      log_warning(context.logger,
+                  "the telescope model has cable length errors: they are not applied yet");
+      break;
+    }
+  }
 
   // Gaussian shapes on the phase-centre tangent plane (once for the whole sky).
   sky::Diagnostics diagnostics;

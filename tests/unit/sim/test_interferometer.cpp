@@ -260,6 +260,26 @@ TEST(Interferometer, EmptySkyFailsAndWritesNothing) {
   }
 }
 
+// A failure inside a work unit (here: a Gaussian beam wider than 180 deg at the observed
+// frequency) stops every thread, reaches the caller as itself and leaves no MS behind.
+TEST(Interferometer, FailureInAWorkUnitIsReported) {
+  SimulationConfig c = base_config("unit_failure.ms");
+  c.beam.station_type = fringe::jones::StationType::Gaussian;
+  c.beam.gaussian.fwhm_rad = 100 * kDeg;
+  c.beam.gaussian.ref_freq_hz = 2.8e9;  // 200 deg at 1.4 GHz
+  c.num_threads = 3;
+  c.max_sources_per_chunk = 2;
+  fringe::sim::RunContext ctx;
+  try {
+    fringe::sim::simulate_interferometer(c, busy_sky(12), vla(), ctx);
+    FAIL() << "no error";
+  } catch (const fringe::Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("aborted"), std::string::npos) << e.what();
+    std::printf("error: %s\n", e.what());
+  }
+  EXPECT_FALSE(fs::exists(c.ms_path));
+}
+
 TEST(Interferometer, ApertureArrayIsNotSupportedYet) {
   SimulationConfig c = base_config("aa.ms");
   c.beam.station_type = fringe::jones::StationType::ApertureArray;
