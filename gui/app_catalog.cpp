@@ -45,10 +45,10 @@ QString run_for_output(const QString& program, const QStringList& args, int time
 }  // namespace
 
 QString default_app_location() {
-  const QString exe_dir = QCoreApplication::applicationDirPath();
+  QString exe_dir = QCoreApplication::applicationDirPath();
   if (any_app_in(exe_dir)) return exe_dir;
 #ifdef FRINGE_BUILD_APP_LOCATION
-  const QString build = QStringLiteral(FRINGE_BUILD_APP_LOCATION);
+  QString build = QStringLiteral(FRINGE_BUILD_APP_LOCATION);
   if (QDir(build).exists()) return build;
 #endif
   const QString sibling = QDir(exe_dir).absoluteFilePath("../apps");

@@ -100,10 +100,12 @@ class Loader {
     std::string found;
     for (const auto& [file, text] : files_) {
       if (base_of(file) == base_of(name)) {
-        if (!found.empty())
-          throw Error::in_file(
-              importer, line,
-              "import '" + name + "' is ambiguous: '" + found + "' or '" + file + "'");
+        if (!found.empty()) {
+          std::string message = "import '" + name;
+          message += "' is ambiguous: '" + found;
+          message += "' or '" + file + "'";
+          throw Error::in_file(importer, line, message);
+        }
         found = file;
       }
     }

@@ -34,7 +34,7 @@ std::string key_ij(const char* base, int i, int j) {
 }
 
 CelestialAxes celestial_axes(const FitsFile& f) {
-  const std::string path = f.path();
+  const std::string& path = f.path();
   const std::string c1 = f.key_string("CTYPE1").value_or("");
   const std::string c2 = f.key_string("CTYPE2").value_or("");
   auto refuse = [&](const std::string& why) {

@@ -474,9 +474,8 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
     why = "RA and Dec are required";
     return false;
   }
-  if (!have_ref_col && r.i.size() > 1 && r.i_all_suffixed && r.i_suffix_freq.size() == r.i.size())
-    r.ref_freq = r.i_suffix_freq;
-  else if (!have_ref_col && r.i.size() == 1 && r.i_all_suffixed && r.i_suffix_freq.size() == 1)
+  // Numeric suffixes on the I column names give the reference frequencies (one per I value).
+  if (!have_ref_col && !r.i.empty() && r.i_all_suffixed && r.i_suffix_freq.size() == r.i.size())
     r.ref_freq = r.i_suffix_freq;
   auto first_or_zero = [](const std::vector<double>& x) { return x.empty() ? 0.0 : x.front(); };
   auto multi = [](const std::vector<double>& x) {

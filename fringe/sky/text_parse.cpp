@@ -91,13 +91,8 @@ std::vector<std::string> split_fields(std::string_view line) {
         ++j;
         while (j < line.size() && is_space(line[j])) ++j;
       }
-      if (have_token) {
-        finish();
-      } else if (comma && pending_comma) {
-        finish();  // ",," -> empty field
-      } else if (comma && fields.empty()) {
-        finish();  // leading comma -> empty first field
-      }
+      // A token ends a field; so does ",," (empty field) or a leading comma (empty first field).
+      if (have_token || (comma && (pending_comma || fields.empty()))) finish();
       pending_comma = comma;
       i = j;
       if (comma && i >= line.size()) finish();  // trailing comma -> empty last field
