@@ -9,6 +9,7 @@
 #include <exception>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -28,6 +29,7 @@
 #include "fringe/sim/block_plan.h"
 #include "fringe/sky/gaussian.h"
 #include "fringe/sky/spectrum.h"
+#include "fringe/vis/noise.h"
 #include "fringe/vis/vis_block.h"
 #include "fringe/vis/vis_meta.h"
 
@@ -68,7 +70,7 @@ vis::VisMeta make_meta(const SimulationConfig& config, const telescope::Telescop
                        const RunContext& context) {
   const ObservationConfig& o = config.observation;
   vis::VisMeta m;
-  m.telescope_name = "fringe";
+  m.telescope_name = config.telescope_name;
   for (const auto& st : tel.stations) {
     m.station_names.push_back(st.name);
     m.station_ecef_m.push_back({st.true_ecef.x, st.true_ecef.y, st.true_ecef.z});
@@ -403,7 +405,7 @@ void fill_uvw(vis::VisBlock<T>& block, const SimulationConfig& config, const Sta
 template <typename T>
 SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& chunks,
                      const Stations& stations, const vis::VisMeta& meta,
-                     const RunContext& context) {
+                     const vis::NoiseTable* noise, const RunContext& context) {
   SimulationResult result;
   io::MsWriter writer(config.ms_path, meta, context.logger);
   result.ms_path = writer.path();
@@ -430,6 +432,11 @@ SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& c
     block.set_axes(meta, b.start_time, b.start_channel);
     pipeline.compute_block(block, pool, progress, spaces);
     fill_uvw(block, config, stations);
+    if (noise) {  // after the block's sky visibilities are complete (oskar-compat.md 4.4)
+      Timed timed(context.timers, "noise");
+      vis::add_system_noise(
+          block, *noise, {config.noise.seed, config.channel_bandwidth_hz, config.time_average_sec});
+    }
     if (pending.valid()) pending.get();
     pending = std::async(std::launch::async, [&writer, &context, blk = std::move(block)]() {
       Timed timed(context.timers, "write");
@@ -508,8 +515,10 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
 
   const Stations stations = make_stations(telescope);
   const vis::VisMeta meta = make_meta(config, telescope, context);
+  std::optional<vis::NoiseTable> noise;
+  if (config.noise.enable) noise = noise_table(config.noise, o, telescope);
   return dispatch_precision(config.precision, [&]<typename T>() {
-    return run<T>(config, chunks, stations, meta, context);
+    return run<T>(config, chunks, stations, meta, noise ? &*noise : nullptr, context);
   });
 }
 

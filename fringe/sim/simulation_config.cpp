@@ -1,7 +1,10 @@
 #include "fringe/sim/simulation_config.h"
 
 #include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <numbers>
+#include <sstream>
 #include <string>
 
 #include "fringe/core/error.h"
@@ -31,7 +34,171 @@ int int_or_auto(const Settings& s, const std::string& key) {
   return v;
 }
 
+// Numbers of a text file: separated by white space or commas; '#' starts a comment.
+std::vector<double> read_numbers(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open the noise data file '" + path + "'");
+  std::vector<double> values;
+  std::string line;
+  for (long n = 1; std::getline(in, line); ++n) {
+    line = line.substr(0, line.find('#'));
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream words(line);
+    std::string w;
+    while (words >> w) {
+      std::size_t used = 0;
+      double v = 0;
+      try {
+        v = std::stod(w, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != w.size()) throw Error::in_file(path, n, "expected a number, got '" + w + "'");
+      values.push_back(v);
+    }
+  }
+  if (values.empty()) throw Error("the noise data file '" + path + "' holds no values");
+  return values;
+}
+
+std::uint64_t noise_seed(const Settings& s, const std::string& key) {
+  if (s.is_word(key, "time")) {
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return std::max<std::uint64_t>(
+        1, std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(now).count()));
+  }
+  const int v = s.get_int(key);
+  if (v < 1) throw Error::in_setting(key, s.get(key), "expected a seed of at least 1 or 'time'");
+  return std::uint64_t(v);
+}
+
+NoiseConfig noise_config(const Settings& s) {
+  const std::string k = "interferometer/noise/";
+  NoiseConfig n;
+  n.enable = s.get_bool(k + "enable");
+  if (!n.enable) return n;
+  n.seed = noise_seed(s, k + "seed");
+  const std::string f = s.get_option(k + "freq");
+  if (f == "Telescope model") {
+    n.freq = NoiseFreqSource::TelescopeModel;
+  } else if (f == "Observation settings") {
+    n.freq = NoiseFreqSource::ObservationSettings;
+  } else if (f == "Data file") {
+    n.freq = NoiseFreqSource::DataFile;
+    if (s.get(k + "freq/file").empty()) {
+      throw Error::in_setting(k + "freq/file", "", "expected a file of noise frequencies");
+    }
+    n.freq_file = s.get_path(k + "freq/file");
+  } else if (f == "Range") {
+    n.freq = NoiseFreqSource::Range;
+    n.freq_number = s.get_int(k + "freq/number");
+    if (n.freq_number < 1) {
+      throw Error::in_setting(k + "freq/number", s.get(k + "freq/number"),
+                              "expected at least 1 noise frequency");
+    }
+    n.freq_start_hz = s.get_double(k + "freq/start");
+    n.freq_inc_hz = s.get_double(k + "freq/inc");
+  } else {
+    throw Error::in_setting(k + "freq", f, "expected a noise frequency option of the schema");
+  }
+  const std::string r = s.get_option(k + "rms");
+  if (r == "Telescope model") {
+    n.rms = NoiseRmsSource::TelescopeModel;
+  } else if (r == "Data file") {
+    n.rms = NoiseRmsSource::DataFile;
+    if (s.get(k + "rms/file").empty()) {
+      throw Error::in_setting(k + "rms/file", "", "expected a file of noise RMS values");
+    }
+    n.rms_file = s.get_path(k + "rms/file");
+  } else if (r == "Range") {
+    n.rms = NoiseRmsSource::Range;
+    n.rms_start_jy = s.get_double(k + "rms/start");
+    n.rms_end_jy = s.get_double(k + "rms/end");
+    for (const char* e : {"rms/start", "rms/end"}) {
+      if (s.get_double(k + e) < 0) {
+        throw Error::in_setting(k + e, s.get(k + e), "expected an RMS >= 0 Jy");
+      }
+    }
+  } else {
+    throw Error::in_setting(k + "rms", r, "expected a noise RMS option of the schema");
+  }
+  return n;
+}
+
 }  // namespace
+
+vis::NoiseTable noise_table(const NoiseConfig& noise, const ObservationConfig& observation,
+                            const telescope::TelescopeModel& tel) {
+  vis::NoiseTable t;
+  switch (noise.freq) {
+    case NoiseFreqSource::TelescopeModel:
+      t.freq_hz = tel.noise_freq_hz;
+      if (t.freq_hz.empty()) {
+        throw Error::in_setting(
+            "interferometer/noise/freq", "Telescope model",
+            "the telescope model '" + tel.directory + "' has no noise_frequencies.txt");
+      }
+      break;
+    case NoiseFreqSource::ObservationSettings:
+      for (int c = 0; c < observation.num_channels; ++c) {
+        t.freq_hz.push_back(observation.channel_frequency_hz(c));
+      }
+      break;
+    case NoiseFreqSource::DataFile:
+      t.freq_hz = read_numbers(noise.freq_file);
+      break;
+    case NoiseFreqSource::Range:
+      for (int i = 0; i < noise.freq_number; ++i) {
+        t.freq_hz.push_back(noise.freq_start_hz + i * noise.freq_inc_hz);
+      }
+      break;
+  }
+  const std::size_t nf = t.freq_hz.size();
+  const std::size_t ns = tel.num_stations();
+  std::vector<double> common;
+  switch (noise.rms) {
+    case NoiseRmsSource::TelescopeModel:
+      for (std::size_t s = 0; s < ns; ++s) {
+        const std::vector<double>& r = tel.noise_rms_jy(s);
+        if (r.size() != nf) {
+          throw Error::in_setting("interferometer/noise/rms", "Telescope model",
+                                  "station " + std::to_string(s) + " of '" + tel.directory +
+                                      "' has " + std::to_string(r.size()) +
+                                      " RMS value(s) (rms.txt), expected one per noise "
+                                      "frequency (" +
+                                      std::to_string(nf) + ")");
+        }
+        t.rms_jy.push_back(r);
+      }
+      break;
+    case NoiseRmsSource::DataFile:
+      common = read_numbers(noise.rms_file);
+      if (common.size() != nf) {
+        throw Error::in_setting("interferometer/noise/rms/file", noise.rms_file,
+                                "has " + std::to_string(common.size()) +
+                                    " RMS value(s), expected one per noise frequency (" +
+                                    std::to_string(nf) + ")");
+      }
+      break;
+    case NoiseRmsSource::Range:
+      for (std::size_t i = 0; i < nf; ++i) {
+        const double x = nf > 1 ? double(i) / double(nf - 1) : 0.0;
+        common.push_back(noise.rms_start_jy + x * (noise.rms_end_jy - noise.rms_start_jy));
+      }
+      break;
+  }
+  if (noise.rms != NoiseRmsSource::TelescopeModel) t.rms_jy.assign(ns, common);
+  for (const auto& row : t.rms_jy) {
+    for (double v : row) {
+      if (!(v >= 0)) {
+        throw Error::in_setting("interferometer/noise/rms", std::to_string(v),
+                                "expected noise RMS values >= 0 Jy");
+      }
+    }
+  }
+  t.validate(ns);
+  return t;
+}
 
 int SimulationConfig::channels_per_block() const {
   const int n = observation.num_channels;
@@ -109,11 +276,8 @@ SimulationConfig simulation_config(const Settings& s) {
   }
   c.uv_filter_in_wavelengths = s.get_option(i + "uv_filter_units") == "Wavelengths";
 
-  c.noise.enable = s.get_bool(i + "noise/enable");
-  if (c.noise.enable) {
-    throw Error::in_setting(i + "noise/enable", s.get(i + "noise/enable"),
-                            "system noise is not supported yet");
-  }
+  c.noise = noise_config(s);
+  c.telescope_name = s.get(i + "telescope_name");
 
   c.ms_path = s.get(i + "ms_filename").empty() ? std::string() : s.get_path(i + "ms_filename");
   if (c.ms_path.empty()) {

@@ -16,17 +16,37 @@
 #include "fringe/settings/settings.h"
 #include "fringe/sim/observation_config.h"
 #include "fringe/sky/sky_config.h"
+#include "fringe/telescope/telescope_model.h"
+#include "fringe/vis/noise.h"
 
 namespace fringe::sim {
 
 enum class PolarisationMode { Full, Scalar };
 
-// interferometer/noise/... (oskar-compat.md 4.4). Not implemented yet: enable = true is
-// refused by simulation_config().
+// interferometer/noise/... (oskar-compat.md 1.4 and 4.4).
+enum class NoiseFreqSource { TelescopeModel, ObservationSettings, DataFile, Range };
+enum class NoiseRmsSource { TelescopeModel, DataFile, Range };
+
 struct NoiseConfig {
   bool enable = false;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;  // noise/seed; the word "time": seconds of the wall clock at reading
+  NoiseFreqSource freq = NoiseFreqSource::TelescopeModel;
+  std::string freq_file;  // noise/freq/file (resolved path)
+  int freq_number = 0;    // noise/freq/number
+  double freq_start_hz = 0.0, freq_inc_hz = 0.0;
+  NoiseRmsSource rms = NoiseRmsSource::TelescopeModel;
+  std::string rms_file;                         // noise/rms/file (resolved path)
+  double rms_start_jy = 0.0, rms_end_jy = 0.0;  // Range: linear over the noise frequencies
 };
+
+// The noise RMS table of every station of tel (vis/noise.h): frequencies from the telescope
+// model (noise_frequencies.txt), the observation's channel centres, a data file or a Range;
+// RMS from the model (rms.txt, per station), a data file or a Range (start..end linear over
+// the frequency list; start alone when there is one frequency); the same RMS for every
+// station except with the telescope model. Throws fringe::Error naming the setting or file
+// when a list is missing, empty, of the wrong length or has negative RMS.
+vis::NoiseTable noise_table(const NoiseConfig& noise, const ObservationConfig& observation,
+                            const telescope::TelescopeModel& tel);
 
 struct SimulationConfig {
   // simulator/...
@@ -59,7 +79,8 @@ struct SimulationConfig {
   double uv_filter_max = std::numeric_limits<double>::infinity();
   bool uv_filter_in_wavelengths = true;
   NoiseConfig noise;
-  std::string ms_path;  // resolved interferometer/ms_filename ("" = none)
+  std::string telescope_name = "fringe";  // interferometer/telescope_name (MS OBSERVATION)
+  std::string ms_path;                    // resolved interferometer/ms_filename ("" = none)
   bool force_polarised_ms = false;
   double ms_dish_diameter_m = 1.0;
 
@@ -69,7 +90,7 @@ struct SimulationConfig {
 };
 
 // Reads and checks every key above. Throws fringe::Error::in_setting for unsupported values
-// (Aperture array and VLA (PBCOR) stations, Drift scan mode, system noise) and
+// (Aperture array and VLA (PBCOR) stations, Drift scan mode) and
 // invalid ones (beam widths, no ms_filename).
 SimulationConfig simulation_config(const settings::Settings& s);
 

@@ -85,7 +85,8 @@ TEST(SimulationConfig, RefusesWhatCannotRunYet) {
   EXPECT_NE(error_of(s).find("not supported yet"), std::string::npos) << error_of(s);
   s = valid_settings();
   s.set("interferometer/noise/enable", "true");
-  EXPECT_NE(error_of(s).find("interferometer/noise/enable"), std::string::npos);
+  s.set("interferometer/noise/freq", "Range");  // number 0: refused
+  EXPECT_NE(error_of(s).find("interferometer/noise/freq/number"), std::string::npos);
   s = valid_settings();
   s.set("observation/mode", "Drift scan");
   EXPECT_NE(error_of(s).find("not supported yet"), std::string::npos);

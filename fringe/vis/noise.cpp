@@ -1,0 +1,149 @@
+#include "fringe/vis/noise.h"
+
+#include <cmath>
+#include <string>
+
+#include "fringe/core/error.h"
+
+namespace fringe::vis {
+namespace {
+
+// Philox-4x32 constants (Salmon et al. 2011, Random123).
+constexpr std::uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
+constexpr std::uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// Draw numbers of the counter: crosses use 0 and 1, autos 2.
+constexpr std::uint32_t kDrawAuto = 2;
+
+// (0, 1): never 0, so log() is finite.
+double uniform_open(std::uint32_t x) { return (double(x) + 0.5) * (1.0 / 4294967296.0); }
+
+}  // namespace
+
+std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> c,
+                                        std::array<std::uint32_t, 2> k) {
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k[0] += kW0;
+      k[1] += kW1;
+    }
+    const std::uint64_t p0 = std::uint64_t(kM0) * c[0];
+    const std::uint64_t p1 = std::uint64_t(kM1) * c[2];
+    const std::uint32_t hi0 = std::uint32_t(p0 >> 32), lo0 = std::uint32_t(p0);
+    const std::uint32_t hi1 = std::uint32_t(p1 >> 32), lo1 = std::uint32_t(p1);
+    c = {hi1 ^ c[1] ^ k[0], lo1, hi0 ^ c[3] ^ k[1], lo0};
+  }
+  return c;
+}
+
+std::array<double, 4> noise_normals(std::uint64_t seed, std::uint32_t time, std::uint32_t channel,
+                                    std::uint32_t index, std::uint32_t draw) {
+  const auto r =
+      philox4x32({time, channel, index, draw}, {std::uint32_t(seed), std::uint32_t(seed >> 32)});
+  std::array<double, 4> z{};
+  for (int i = 0; i < 2; ++i) {  // Box-Muller on each pair of words
+    const double radius = std::sqrt(-2.0 * std::log(uniform_open(r[2 * i])));
+    const double angle = kTwoPi * uniform_open(r[2 * i + 1]);
+    z[2 * i] = radius * std::cos(angle);
+    z[2 * i + 1] = radius * std::sin(angle);
+  }
+  return z;
+}
+
+double auto_noise_bias(double sigma_jy, double channel_bandwidth_hz, double time_average_sec) {
+  return std::sqrt(2.0) * sigma_jy * std::sqrt(2.0 * channel_bandwidth_hz * time_average_sec);
+}
+
+std::size_t NoiseTable::nearest(double f) const {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < freq_hz.size(); ++i) {
+    if (std::abs(freq_hz[i] - f) < std::abs(freq_hz[best] - f)) best = i;
+  }
+  return best;
+}
+
+double NoiseTable::sigma(std::size_t station, double f) const {
+  return rms_jy[station][nearest(f)];
+}
+
+void NoiseTable::validate(std::size_t num_stations) const {
+  if (freq_hz.empty()) throw Error("system noise: no noise frequencies");
+  for (double f : freq_hz) {
+    if (!std::isfinite(f)) throw Error("system noise: a noise frequency is not finite");
+  }
+  if (rms_jy.size() != num_stations) {
+    throw Error("system noise: RMS values for " + std::to_string(rms_jy.size()) +
+                " station(s), expected " + std::to_string(num_stations));
+  }
+  for (std::size_t s = 0; s < rms_jy.size(); ++s) {
+    if (rms_jy[s].size() != freq_hz.size()) {
+      throw Error("system noise: station " + std::to_string(s) + " has " +
+                  std::to_string(rms_jy[s].size()) + " RMS value(s) for " +
+                  std::to_string(freq_hz.size()) + " noise frequencies");
+    }
+    for (double v : rms_jy[s]) {
+      if (!std::isfinite(v) || v < 0) {
+        throw Error("system noise: station " + std::to_string(s) + " has RMS " + std::to_string(v) +
+                    " Jy; expected a finite value >= 0");
+      }
+    }
+  }
+}
+
+template <typename T>
+void add_system_noise(VisBlock<T>& block, const NoiseTable& table, const NoiseParams& params) {
+  const std::size_t ns = std::size_t(block.num_stations());
+  table.validate(ns);
+  const bool full = block.pol_mode() == PolMode::Full;
+  const double scale = full ? 1.0 : 1.0 / std::sqrt(2.0);
+  std::vector<double> sigma(ns);
+  for (int c = 0; c < block.num_channels(); ++c) {
+    for (std::size_t s = 0; s < ns; ++s) sigma[s] = table.sigma(s, block.frequency_hz(c));
+    const auto channel = std::uint32_t(block.start_channel_index + c);
+    for (int t = 0; t < block.num_times(); ++t) {
+      const auto time = std::uint32_t(block.start_time_index + t);
+      if (block.has_cross()) {
+        std::size_t b = 0;
+        for (std::size_t p = 0; p < ns; ++p) {
+          for (std::size_t q = p + 1; q < ns; ++q, ++b) {
+            const double sd = std::sqrt(sigma[p] * sigma[q]) * scale;
+            const auto z0 = noise_normals(params.seed, time, channel, std::uint32_t(b), 0);
+            Complex<T>* v = &block.cross(t, c, b, 0);
+            if (full) {
+              const auto z1 = noise_normals(params.seed, time, channel, std::uint32_t(b), 1);
+              const double z[8] = {z0[0], z0[1], z0[2], z0[3], z1[0], z1[1], z1[2], z1[3]};
+              for (int pol = 0; pol < 4; ++pol) {
+                v[pol] += Complex<T>{T(sd * z[2 * pol]), T(sd * z[2 * pol + 1])};
+              }
+            } else {
+              v[0] += Complex<T>{T(sd * z0[0]), T(sd * z0[1])};
+            }
+          }
+        }
+      }
+      if (block.has_autos()) {
+        for (std::size_t p = 0; p < ns; ++p) {
+          const double sd = sigma[p] * scale;
+          const double bias =
+              auto_noise_bias(sigma[p], params.channel_bandwidth_hz, params.time_average_sec);
+          const auto z = noise_normals(params.seed, time, channel, std::uint32_t(p), kDrawAuto);
+          Complex<T>* v = &block.autos(t, c, int(p), 0);
+          if (full) {
+            v[0] += Complex<T>{T(sd * z[0] + bias), T(0)};
+            v[1] += Complex<T>{T(sd * z[2]), T(sd * z[3])};
+            v[2] += Complex<T>{T(sd * z[2]), T(-sd * z[3])};
+            v[3] += Complex<T>{T(sd * z[1] + bias), T(0)};
+          } else {
+            v[0] += Complex<T>{T(sd * z[0] + bias), T(0)};
+          }
+        }
+      }
+    }
+  }
+}
+
+template void add_system_noise<float>(VisBlock<float>&, const NoiseTable&, const NoiseParams&);
+template void add_system_noise<double>(VisBlock<double>&, const NoiseTable&, const NoiseParams&);
+
+}  // namespace fringe::vis
