@@ -202,7 +202,35 @@ FRINGE_HD_INLINE Jones<T> jones_times_rotation(const Jones<T>& e, const astro::R
 // ---------------------------------------------------------------------------------------
 // Everything one station needs at one time and frequency; built on the host by
 // make_station_beam_params (station_jones.h) and passed by value to kernels.
-enum class BeamKind : int { Isotropic = 0, Gaussian = 1 };
+enum class BeamKind : int { Isotropic = 0, Gaussian = 1, VlaPbcor = 2 };
+
+// VLA primary beam (AIPS PBCOR polynomial, the VLA coefficients OSKAR uses, one set per band):
+//   value = 1 + p1 X / 1e3 + p2 X^2 / 1e7 + p3 X^3 / 1e10,  X = (r f)^2,
+// r the angle from the beam direction in arcmin, f in GHz; 0 where r f >= 44.376 arcmin GHz.
+// The band is the one whose centre frequency is nearest to the observing frequency.
+inline constexpr int kVlaBands = 8;
+inline constexpr double kVlaBandGhz[kVlaBands] = {0.0738, 0.3275, 1.465,  4.885,
+                                                  8.435,  14.965, 22.485, 43.315};
+inline constexpr double kVlaP1[kVlaBands] = {-0.897, -0.935, -1.343, -1.372,
+                                             -1.306, -1.305, -1.417, -1.321};
+inline constexpr double kVlaP2[kVlaBands] = {2.71, 3.23, 6.579, 6.940, 6.253, 6.155, 7.332, 6.185};
+inline constexpr double kVlaP3[kVlaBands] = {-0.242, -0.378, -1.186, -1.309,
+                                             -1.100, -1.030, -1.352, -0.983};
+inline constexpr double kVlaCutoffArcminGhz = 44.376;
+
+// The PBCOR value for a source whose tangent-plane offset from the beam direction is
+// (l, m) (sqrt(l^2 + m^2) = sin of the angle).
+template <typename T>
+FRINGE_HD_INLINE T vla_pbcor(T l, T m, T freq_ghz, T p1, T p2, T p3) {
+  using std::asin;
+  using std::sqrt;
+  const T s = sqrt(l * l + m * m);
+  const T r_arcmin = asin(s < T(1) ? s : T(1)) * T(10800.0 / 3.14159265358979323846);
+  const T t = r_arcmin * freq_ghz;
+  if (!(t < T(kVlaCutoffArcminGhz))) return T(0);
+  const T x = t * t;
+  return T(1) + x * (p1 * T(1e-3) + x * (p2 * T(1e-7) + x * p3 * T(1e-10)));
+}
 
 template <typename T>
 struct StationBeamParams {
@@ -212,8 +240,9 @@ struct StationBeamParams {
   T lst = 0;                // GAST + station longitude (rad)
   T sin_lat = 0, cos_lat = 1;
   TangentPlane<T> plane{};
-  GaussianFeed<T> x{}, y{};  // Gaussian feeds at this frequency
-  T norm = 1;                // normalisation factor (1 when off)
+  GaussianFeed<T> x{}, y{};                                // Gaussian feeds at this frequency
+  T vla_freq_ghz = 0, vla_p1 = 0, vla_p2 = 0, vla_p3 = 0;  // VLA PBCOR band
+  T norm = 1;                                              // normalisation factor (1 when off)
 };
 
 // The same parameters in another precision (e.g. built in double, used by float kernels).
@@ -229,6 +258,10 @@ FRINGE_HD_INLINE StationBeamParams<U> station_beam_params_cast(const StationBeam
   q.plane = {U(p.plane.l_e), U(p.plane.l_n), U(p.plane.m_e), U(p.plane.m_n), U(p.plane.m_u)};
   q.x = {U(p.x.a), U(p.x.b), U(p.x.c)};
   q.y = {U(p.y.a), U(p.y.b), U(p.y.c)};
+  q.vla_freq_ghz = U(p.vla_freq_ghz);
+  q.vla_p1 = U(p.vla_p1);
+  q.vla_p2 = U(p.vla_p2);
+  q.vla_p3 = U(p.vla_p3);
   q.norm = U(p.norm);
   return q;
 }
@@ -247,6 +280,10 @@ FRINGE_HD_INLINE void station_beam_feeds_raw(const StationBeamParams<T>& p, T e,
   }
   T l, m;
   tangent_plane_lm(p.plane, e, n, u, l, m);
+  if (p.kind == BeamKind::VlaPbcor) {
+    gx = gy = vla_pbcor(l, m, p.vla_freq_ghz, p.vla_p1, p.vla_p2, p.vla_p3);
+    return;
+  }
   gx = gaussian_value(p.x, l, m);
   gy = p.elliptical ? gaussian_value(p.y, l, m) : gx;
 }

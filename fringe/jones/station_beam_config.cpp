@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <string>
 
 #include "fringe/core/error.h"
 
@@ -35,6 +36,27 @@ void check_angle(const char* key, double angle_rad) {
   }
 }
 
+void validate_aperture_array(const ApertureArrayConfig& a) {
+  const std::string e = "telescope/aperture_array/element_pattern/";
+  const ElementPatternConfig& p = a.element_pattern;
+  if (p.functional_type == ElementFunctionalType::Dipole &&
+      !(p.dipole_length > 0.0 && std::isfinite(p.dipole_length))) {
+    throw Error::in_setting(e + "dipole_length", number(p.dipole_length),
+                            "expected a dipole length greater than 0");
+  }
+  if (p.taper == ElementTaper::Cosine &&
+      !(p.taper_cosine_power >= 0.0 && std::isfinite(p.taper_cosine_power))) {
+    throw Error::in_setting(e + "taper/cosine_power", number(p.taper_cosine_power),
+                            "expected a cosine taper power >= 0");
+  }
+  if (p.taper == ElementTaper::Gaussian &&
+      !(p.taper_gaussian_fwhm_rad > 0.0 && std::isfinite(p.taper_gaussian_fwhm_rad))) {
+    throw Error::in_setting(e + "taper/gaussian_fwhm_deg",
+                            number(p.taper_gaussian_fwhm_rad * kRadToDeg),
+                            "expected a Gaussian taper FWHM greater than 0 degrees");
+  }
+}
+
 }  // namespace
 
 const char* to_string(StationType type) {
@@ -54,12 +76,11 @@ const char* to_string(StationType type) {
 void validate(const StationBeamConfig& config) {
   switch (config.station_type) {
     case StationType::Isotropic:
+    case StationType::VlaPbcor:
       return;
     case StationType::ApertureArray:
-    case StationType::VlaPbcor:
-      throw Error::in_setting("telescope/station_type", to_string(config.station_type),
-                              "this station type is not supported yet; use Isotropic beam or "
-                              "Gaussian beam");
+      validate_aperture_array(config.aperture_array);
+      return;
     case StationType::Gaussian:
       break;
   }

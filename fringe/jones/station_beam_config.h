@@ -13,6 +13,11 @@
 //   telescope/gaussian_beam/x_fwhm_minor_deg   -> gaussian.x.fwhm_minor_rad (deg -> rad)
 //   telescope/gaussian_beam/x_angle_deg        -> gaussian.x.angle_rad      (deg -> rad)
 //   telescope/gaussian_beam/y_...              -> gaussian.y.... (the same for the Y feed)
+//   telescope/allow_station_beam_duplication   -> allow_station_beam_duplication
+//   telescope/aperture_array/array_pattern/{enable,normalise} -> aperture_array.array_pattern
+//   telescope/aperture_array/element_pattern/... -> aperture_array.element_pattern (deg -> rad)
+//   (array_pattern/element/* error overrides act on the telescope model:
+//   telescope/element_errors.h)
 //
 // Meaning (oskar-compat.md 1.4, 5, 11): a Gaussian beam has FWHM * ref_freq_hz / f at
 // frequency f when ref_freq_hz > 0, and the FWHM as given when ref_freq_hz == 0 (OSKAR scales
@@ -21,6 +26,7 @@
 // this struct: it picks which evaluate_* function of station_jones.h the pipeline calls.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace fringe::jones {
@@ -45,10 +51,41 @@ struct GaussianBeamConfig {
   GaussianEllipse y;         // Y feed (elliptical == true)
 };
 
+// telescope/aperture_array/element_pattern/... (oskar-compat.md 1.4, 5).
+enum class ElementFunctionalType { Dipole, Isotropic };
+enum class ElementTaper { None, Cosine, Gaussian };
+
+struct ElementPatternConfig {
+  bool enable_numerical = true;  // numerical (spherical-wave) files: not supported yet
+  ElementFunctionalType functional_type = ElementFunctionalType::Dipole;
+  double dipole_length = 0.5;  // in wavelengths or metres (next field)
+  bool dipole_length_in_wavelengths = true;
+  ElementTaper taper = ElementTaper::None;
+  double taper_cosine_power = 1.0;              // cos^p(theta)
+  double taper_gaussian_fwhm_rad = 0.78539816;  // exp(-4 ln2 theta^2 / FWHM^2); 45 deg
+  bool normalise = false;                       // divide by the pattern's value at the zenith
+  bool swap_xy = false;                         // swap the X and Y feed patterns
+};
+
+// telescope/aperture_array/array_pattern/{enable, normalise} and the seed of the
+// time-variable element errors (array_pattern/element/seed_time_variable_errors).
+struct ArrayPatternConfig {
+  bool enable = true;      // false: the element pattern alone
+  bool normalise = false;  // divide the array factor by the number of elements
+  std::uint64_t time_variable_seed = 1;
+};
+
+struct ApertureArrayConfig {
+  ArrayPatternConfig array_pattern;
+  ElementPatternConfig element_pattern;
+};
+
 struct StationBeamConfig {
   StationType station_type = StationType::ApertureArray;  // OSKAR's default
   bool normalise_at_phase_centre = true;                  // OSKAR's default
+  bool allow_station_beam_duplication = false;            // one beam per station model
   GaussianBeamConfig gaussian;
+  ApertureArrayConfig aperture_array;
 };
 
 // Checks what the evaluation needs, so that bad values fail before any work. Throws

@@ -7,6 +7,7 @@
 
 #include "fringe/astro/horizontal_math.h"
 #include "fringe/core/error.h"
+#include "fringe/jones/station_jones_detail.h"
 #include "fringe/telescope/telescope_model.h"
 
 namespace fringe::jones {
@@ -14,6 +15,20 @@ namespace fringe::jones {
 namespace {
 
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+
+// The real type of an output element (Jones<T> or Complex<T>).
+template <typename X>
+struct RealOfT;
+template <typename T>
+struct RealOfT<Jones<T>> {
+  using type = T;
+};
+template <typename T>
+struct RealOfT<Complex<T>> {
+  using type = T;
+};
+template <typename X>
+using RealOf = typename RealOfT<X>::type;
 
 // The FWHM at freq_hz, refused when it reaches 180 deg (sin(FWHM) would no longer grow with
 // the width, and at 180 deg the Gaussian's sigma is zero).
@@ -32,82 +47,88 @@ double scaled_fwhm(const char* key, double fwhm_rad, double ref_freq_hz, double 
   return scaled;
 }
 
-void check_input(const StationJonesInput& in, std::size_t out_size) {
-  if (in.ra.size() != in.dec.size()) {
-    throw Error("station Jones: " + std::to_string(in.ra.size()) + " source RAs but " +
-                std::to_string(in.dec.size()) + " declinations; expected one of each per source");
-  }
-  if (!(in.freq_hz > 0.0) || !std::isfinite(in.freq_hz)) {
-    throw Error("station Jones: frequency " + std::to_string(in.freq_hz) +
-                " Hz; expected a finite frequency > 0");
-  }
-  if (!std::isfinite(in.gast_rad)) {
-    throw Error("station Jones: GAST is not finite");
-  }
-  const std::size_t need = in.stations.size() * in.ra.size();
-  if (out_size != need) {
-    throw Error("station Jones: output holds " + std::to_string(out_size) +
-                " values; expected stations x sources = " + std::to_string(need));
-  }
-}
-
-// Per-station parameters; warns once about stations whose beam is below their horizon.
+// Per-station parameters (pointing overrides applied); collects the stations whose beam is
+// below their horizon.
 std::vector<StationBeamParams<double>> station_params(const StationBeamConfig& config,
-                                                      const StationJonesInput& in, Logger* logger,
-                                                      std::size_t& num_off) {
+                                                      const StationJonesInput& in,
+                                                      std::vector<std::size_t>& off) {
   std::vector<StationBeamParams<double>> params;
   params.reserve(in.stations.size());
-  std::vector<std::size_t> off;
   for (std::size_t p = 0; p < in.stations.size(); ++p) {
-    params.push_back(
-        make_station_beam_params(config, in.stations[p], in.pointing, in.gast_rad, in.freq_hz));
+    params.push_back(make_station_beam_params(
+        config, in.stations[p], detail::station_pointing(in, p), in.gast_rad, in.freq_hz));
     if (params.back().beam_off) off.push_back(p);
-  }
-  num_off = off.size();
-  if (!off.empty() && logger) {
-    std::ostringstream msg;
-    msg << "beam direction below the horizon of " << off.size() << " station"
-        << (off.size() == 1 ? "" : "s") << " (";
-    const std::size_t shown = std::min<std::size_t>(off.size(), 8);
-    for (std::size_t i = 0; i < shown; ++i) msg << (i ? ", " : "") << off[i];
-    if (shown < off.size()) msg << ", ...";
-    msg << ") at GAST " << in.gast_rad << " rad: their station beams are zero";
-    logger->warning(msg.str());
   }
   return params;
 }
 
-// Runs element(params, ra, sin_dec, cos_dec) for every station and source into out.
-template <typename Out, typename Element>
-std::size_t evaluate(const StationBeamConfig& config, const StationJonesInput& in,
-                     std::span<Out> out, Logger* logger, Element element) {
-  validate(config);
-  check_input(in, out.size());
-  std::size_t num_off = 0;
-  const std::vector<StationBeamParams<double>> params = station_params(config, in, logger, num_off);
-  const std::size_t ns = in.ra.size();
-  std::vector<double> sin_dec(ns), cos_dec(ns);
-  for (std::size_t s = 0; s < ns; ++s) {
-    sin_dec[s] = std::sin(in.dec[s]);
-    cos_dec[s] = std::cos(in.dec[s]);
-  }
+// Isotropic, Gaussian and VLA beams for every station and source into out (double).
+template <bool kFull, typename Out>
+std::size_t evaluate_analytic(const StationBeamConfig& config, const StationJonesInput& in,
+                              std::span<Out> out, Logger* logger) {
+  std::vector<std::size_t> off;
+  const std::vector<StationBeamParams<double>> params = station_params(config, in, off);
+  detail::warn_beams_off(logger, off, in.gast_rad);
+  const detail::SourceTerms terms = detail::source_terms(in);
+  const bool fast = in.source_frame == DirectionFrame::RaDec && (in.parallactic || !kFull);
   const auto np = static_cast<std::ptrdiff_t>(params.size());
-  const auto nsrc = static_cast<std::ptrdiff_t>(ns);
+  const auto nsrc = static_cast<std::ptrdiff_t>(in.ra.size());
 #pragma omp parallel for collapse(2) schedule(static)
-  for (std::ptrdiff_t p = 0; p < np; ++p) {
-    for (std::ptrdiff_t s = 0; s < nsrc; ++s) {
-      out[static_cast<std::size_t>(p * nsrc + s)] =
-          element(params[static_cast<std::size_t>(p)], in.ra[static_cast<std::size_t>(s)],
-                  sin_dec[static_cast<std::size_t>(s)], cos_dec[static_cast<std::size_t>(s)]);
+  for (std::ptrdiff_t pp = 0; pp < np; ++pp) {
+    for (std::ptrdiff_t ss = 0; ss < nsrc; ++ss) {
+      const auto p = static_cast<std::size_t>(pp), s = static_cast<std::size_t>(ss);
+      const StationBeamParams<double>& sp = params[p];
+      Out& o = out[p * std::size_t(nsrc) + s];
+      if (fast) {
+        if constexpr (kFull) {
+          o = jones_cast<RealOf<Out>>(
+              station_jones_full(sp, in.ra[s], terms.sin_dec[s], terms.cos_dec[s]));
+        } else {
+          o = complex_cast<RealOf<Out>>(
+              station_jones_scalar(sp, in.ra[s], terms.sin_dec[s], terms.cos_dec[s]));
+        }
+        continue;
+      }
+      // AzEl directions, or E without R.
+      const detail::SourceAtStation d =
+          detail::source_at_station(in, terms, s, sp.lst, sp.sin_lat, sp.cos_lat);
+      double gx = 0.0, gy = 0.0;
+      station_beam_feeds(sp, d.e, d.n, d.u, gx, gy);
+      if constexpr (kFull) {
+        o = jones_cast<RealOf<Out>>(jones_diagonal<double>({gx, 0.0}, {gy, 0.0}));
+      } else {
+        o = complex_cast<RealOf<Out>>(
+            Complex<double>{sp.elliptical ? scalar_from_feeds(gx, gy) : gx, 0.0});
+      }
     }
   }
-  return num_off;
+  return off.size();
+}
+
+// Sets p.norm from the beam at the normalisation direction (same horizon rule as any source).
+void normalise(const StationBeamConfig& config, const BeamPointing& pointing, double gast_rad,
+               const astro::Geodetic& site, StationBeamParams<double>& p) {
+  if (!config.normalise_at_phase_centre) return;
+  const astro::Vec3 n = direction_enu(pointing.normalisation, gast_rad, site);
+  double gx0 = 0.0, gy0 = 0.0;
+  station_beam_feeds_raw(p, n.x, n.y, n.z, gx0, gy0);
+  p.norm = p.elliptical ? normalisation_matrix(jones_diagonal<double>({gx0, 0.0}, {gy0, 0.0}))
+                        : normalisation_scalar(Complex<double>{gx0, 0.0});
 }
 
 }  // namespace
 
 bool depends_on_frequency(const StationBeamConfig& config) {
-  return config.station_type == StationType::Gaussian && config.gaussian.ref_freq_hz > 0.0;
+  switch (config.station_type) {
+    case StationType::Isotropic:
+      return false;
+    case StationType::Gaussian:
+      return config.gaussian.ref_freq_hz > 0.0;
+    case StationType::ApertureArray:
+    case StationType::VlaPbcor:
+      return true;
+  }
+  return true;
 }
 
 BeamPointing default_pointing(bool drift_scan, double ra0_rad, double dec0_rad) {
@@ -148,6 +169,21 @@ StationBeamParams<double> make_station_beam_params(const StationBeamConfig& conf
   p.cos_lat = std::cos(site.lat);
   const astro::Vec3 b = direction_enu(pointing.beam, gast_rad, site);
   p.beam_off = below_horizon(b.z);
+  if (config.station_type == StationType::VlaPbcor) {
+    p.kind = BeamKind::VlaPbcor;
+    p.plane = beam_tangent_plane(b.x, b.y, b.z);
+    p.vla_freq_ghz = freq_hz * 1e-9;
+    int best = 0;
+    for (int i = 1; i < kVlaBands; ++i) {
+      if (std::abs(kVlaBandGhz[i] - p.vla_freq_ghz) < std::abs(kVlaBandGhz[best] - p.vla_freq_ghz))
+        best = i;
+    }
+    p.vla_p1 = kVlaP1[best];
+    p.vla_p2 = kVlaP2[best];
+    p.vla_p3 = kVlaP3[best];
+    normalise(config, pointing, gast_rad, site, p);
+    return p;
+  }
   if (config.station_type != StationType::Gaussian) return p;  // Isotropic (validated)
 
   p.kind = BeamKind::Gaussian;
@@ -170,14 +206,7 @@ StationBeamParams<double> make_station_beam_params(const StationBeamConfig& conf
                                           g.y.fwhm_minor_rad, g.ref_freq_hz, freq_hz),
                               g.y.angle_rad);
   }
-  if (config.normalise_at_phase_centre) {
-    // The beam at the normalisation direction, with the same horizon rule as any source.
-    const astro::Vec3 n = direction_enu(pointing.normalisation, gast_rad, site);
-    double gx0 = 0.0, gy0 = 0.0;
-    station_beam_feeds_raw(p, n.x, n.y, n.z, gx0, gy0);
-    p.norm = p.elliptical ? normalisation_matrix(jones_diagonal<double>({gx0, 0.0}, {gy0, 0.0}))
-                          : normalisation_scalar(Complex<double>{gx0, 0.0});
-  }
+  normalise(config, pointing, gast_rad, site, p);
   return p;
 }
 
@@ -185,20 +214,22 @@ template <typename T>
 std::size_t evaluate_station_jones_full(const StationBeamConfig& config,
                                         const StationJonesInput& input, std::span<Jones<T>> out,
                                         Logger* logger) {
-  return evaluate(config, input, out, logger,
-                  [](const StationBeamParams<double>& p, double ra, double sd, double cd) {
-                    return jones_cast<T>(station_jones_full(p, ra, sd, cd));
-                  });
+  validate(config);
+  detail::check_input(input, out.size(), true);
+  return config.station_type == StationType::ApertureArray
+             ? detail::evaluate_aperture_array_full<T>(config, input, out, logger)
+             : evaluate_analytic<true>(config, input, out, logger);
 }
 
 template <typename T>
 std::size_t evaluate_station_jones_scalar(const StationBeamConfig& config,
                                           const StationJonesInput& input, std::span<Complex<T>> out,
                                           Logger* logger) {
-  return evaluate(config, input, out, logger,
-                  [](const StationBeamParams<double>& p, double ra, double sd, double cd) {
-                    return complex_cast<T>(station_jones_scalar(p, ra, sd, cd));
-                  });
+  validate(config);
+  detail::check_input(input, out.size(), false);
+  return config.station_type == StationType::ApertureArray
+             ? detail::evaluate_aperture_array_scalar<T>(config, input, out, logger)
+             : evaluate_analytic<false>(config, input, out, logger);
 }
 
 template std::size_t evaluate_station_jones_full<float>(const StationBeamConfig&,

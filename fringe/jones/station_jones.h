@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -44,6 +45,8 @@ struct TelescopeModel;
 }
 
 namespace fringe::jones {
+
+class ApertureArrayModel;
 
 enum class DirectionFrame { RaDec, AzEl };
 
@@ -84,14 +87,36 @@ StationBeamParams<double> make_station_beam_params(const StationBeamConfig& conf
                                                    const BeamPointing& pointing, double gast_rad,
                                                    double freq_hz);
 
+// Beam directions that differ from the default pointing (observation/pointing_file, built by
+// jones/pointing_file.h): per telescope station, and per tile of each station. Empty vectors
+// or empty optionals: the default (BeamPointing::beam; tiles point where their station does).
+struct PointingOverrides {
+  std::vector<std::optional<BeamDirection>> station;            // [station]
+  std::vector<std::vector<std::optional<BeamDirection>>> tile;  // [station][tile]
+  bool empty() const { return station.empty() && tile.empty(); }
+};
+
 // The inputs of one evaluation: a chunk of sources at one time and frequency.
 struct StationJonesInput {
   std::span<const astro::Geodetic> stations;  // per station (see station_sites)
   BeamPointing pointing;
   double gast_rad = 0.0;        // at the dump centre
   double freq_hz = 0.0;         // > 0
-  std::span<const double> ra;   // rad, one per source
-  std::span<const double> dec;  // rad, same length
+  std::span<const double> ra;   // rad, one per source (AzEl frame: azimuth)
+  std::span<const double> dec;  // rad, same length (AzEl frame: elevation)
+
+  // Aperture-array stations: the prepared model (required for that station type).
+  const ApertureArrayModel* aperture_array = nullptr;
+  // Telescope station index of each entry of `stations` (empty: 0, 1, 2, ...); lets a caller
+  // evaluate a subset of the stations (beam patterns).
+  std::span<const std::size_t> station_ids;
+  const PointingOverrides* pointing_overrides = nullptr;  // nullptr: default pointing
+  int time_index = 0;  // time step of the observation (time-variable element errors)
+  // RaDec: ra/dec are sky coordinates. AzEl: ra/dec hold azimuth/elevation in each station's
+  // own horizon frame (beam patterns in the Horizon frame; needs parallactic == false).
+  DirectionFrame source_frame = DirectionFrame::RaDec;
+  // Full mode: J = E R when true; E alone when false.
+  bool parallactic = true;
 };
 
 // False when the result does not change with frequency (Isotropic; Gaussian with

@@ -24,6 +24,8 @@
 #include "fringe/core/precision.h"
 #include "fringe/core/thread_pool.h"
 #include "fringe/io/ms/ms_writer.h"
+#include "fringe/jones/aperture_array.h"
+#include "fringe/jones/pointing_file.h"
 #include "fringe/jones/station_jones.h"
 #include "fringe/predict/predict.h"
 #include "fringe/sim/block_plan.h"
@@ -43,12 +45,16 @@ struct Chunk {
   std::vector<double> a, b, c;  // Gaussian coefficients (0 for points)
 };
 
-// Station geometry, computed once.
+// Station geometry and beam models, computed once.
 struct Stations {
   std::size_t count = 0;
   std::vector<double> true_x, true_y, true_z;  // offset ECEF, m (simulation)
   std::vector<double> meas_x, meas_y, meas_z;  // offset ECEF, m (written UVW)
   std::vector<astro::Geodetic> sites;          // each station's own lon/lat/height
+  std::vector<double> cable_x, cable_y;        // station cable length errors, m
+  bool has_cable_errors = false;
+  std::optional<jones::ApertureArrayModel> aperture_array;  // Aperture array stations
+  std::optional<jones::PointingOverrides> pointing;         // observation/pointing_file
 };
 
 Stations make_stations(const telescope::TelescopeModel& tel) {
@@ -61,6 +67,10 @@ Stations make_stations(const telescope::TelescopeModel& tel) {
     s.meas_x.push_back(st.measured_offset_ecef.x);
     s.meas_y.push_back(st.measured_offset_ecef.y);
     s.meas_z.push_back(st.measured_offset_ecef.z);
+    s.cable_x.push_back(st.cable_length_error_x);
+    s.cable_y.push_back(st.cable_length_error_y);
+    s.has_cable_errors =
+        s.has_cable_errors || st.cable_length_error_x != 0.0 || st.cable_length_error_y != 0.0;
   }
   s.sites = jones::station_sites(tel);
   return s;
@@ -249,7 +259,7 @@ class Pipeline {
       const double freq = block.frequency_hz(c);
       if (c == 0 || jones_per_channel) {
         Timed timed(ctx_.timers, "jones");
-        evaluate_jones(ws, gast, freq, full);
+        evaluate_jones(ws, gast, freq, full, block.start_time_index + int(t));
       }
       corr_timer.resume();
       fluxes(chunk, freq, ws);
@@ -335,7 +345,7 @@ class Pipeline {
     }
   }
 
-  void evaluate_jones(Workspace<T>& ws, double gast, double freq, bool full) {
+  void evaluate_jones(Workspace<T>& ws, double gast, double freq, bool full, int time_index) {
     jones::StationJonesInput in;
     in.stations = st_.sites;
     in.pointing = pointing_;
@@ -343,6 +353,9 @@ class Pipeline {
     in.freq_hz = freq;
     in.ra = ws.ra;
     in.dec = ws.dec;
+    in.aperture_array = st_.aperture_array ? &*st_.aperture_array : nullptr;
+    in.pointing_overrides = st_.pointing ? &*st_.pointing : nullptr;
+    in.time_index = time_index;
     const std::size_t n = st_.count * ws.index.size();
     std::size_t below = 0;
     if (full) {
@@ -352,8 +365,28 @@ class Pipeline {
       ws.jones_scalar.resize(n);
       below = jones::evaluate_station_jones_scalar<T>(config_.beam, in, ws.jones_scalar, nullptr);
     }
+    if (st_.has_cable_errors) apply_cable_errors(ws, freq, full);
     std::size_t prev = below_.load();
     while (below > prev && !below_.compare_exchange_weak(prev, below)) {
+    }
+  }
+
+  // Station cable length errors: J -> C J with C = diag(exp(i 2 pi dLx / lambda),
+  // exp(i 2 pi dLy / lambda)) (oskar-compat.md 4.2); Scalar mode uses the X term.
+  void apply_cable_errors(Workspace<T>& ws, double freq, bool full) const {
+    const std::size_t ns = ws.index.size();
+    const double k = 2.0 * 3.14159265358979323846 * freq / 299792458.0;
+    for (std::size_t p = 0; p < st_.count; ++p) {
+      const Complex<T> cx{T(std::cos(k * st_.cable_x[p])), T(std::sin(k * st_.cable_x[p]))};
+      const Complex<T> cy{T(std::cos(k * st_.cable_y[p])), T(std::sin(k * st_.cable_y[p]))};
+      for (std::size_t s = 0; s < ns; ++s) {
+        if (full) {
+          Jones<T>& j = ws.jones[p * ns + s];
+          j = {cx * j.a, cx * j.b, cy * j.c, cy * j.d};
+        } else {
+          ws.jones_scalar[p * ns + s] *= cx;
+        }
+      }
     }
   }
 
@@ -466,8 +499,15 @@ int resolve_num_threads(const SimulationConfig& config) {
 }
 
 SimulationResult simulate_interferometer(const SimulationConfig& config, sky::SkyModel sky,
-                                         const telescope::TelescopeModel& telescope,
+                                         const telescope::TelescopeModel& telescope_in,
                                          const RunContext& context) {
+  // Element error overrides change the model (telescope/element_errors.h): work on a copy.
+  std::optional<telescope::TelescopeModel> perturbed;
+  if (config.element_errors.any()) {
+    perturbed = telescope_in;
+    telescope::apply_element_errors(*perturbed, config.element_errors);
+  }
+  const telescope::TelescopeModel& telescope = perturbed ? *perturbed : telescope_in;
   if (sky.empty()) {
     throw Error(
         "the sky model is empty: no sources to simulate (check sky/... settings, the sky "
@@ -479,14 +519,8 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
                 " station(s): cross-correlations need at least 2");
   }
   jones::validate(config.beam);
+  check_numerical_patterns(config.beam, telescope);
   const ObservationConfig& o = config.observation;
-  for (const auto& st : telescope.stations) {
-    if (st.cable_length_error_x != 0.0 || st.cable_length_error_y != 0.0) {
-      log_warning(context.logger,
-                  "the telescope model has cable length errors: they are not applied yet");
-      break;
-    }
-  }
 
   // Gaussian shapes on the phase-centre tangent plane (once for the whole sky).
   sky::Diagnostics diagnostics;
@@ -513,7 +547,13 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
     chunks.push_back(std::move(c));
   }
 
-  const Stations stations = make_stations(telescope);
+  Stations stations = make_stations(telescope);
+  if (config.beam.station_type == jones::StationType::ApertureArray) {
+    stations.aperture_array.emplace(telescope, config.beam.aperture_array);
+  }
+  if (!config.pointing_file.empty()) {
+    stations.pointing = jones::load_pointing_file(config.pointing_file, telescope);
+  }
   const vis::VisMeta meta = make_meta(config, telescope, context);
   std::optional<vis::NoiseTable> noise;
   if (config.noise.enable) noise = noise_table(config.noise, o, telescope);

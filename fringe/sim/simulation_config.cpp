@@ -224,8 +224,72 @@ jones::StationBeamConfig station_beam_config(const Settings& s) {
     e.fwhm_minor_rad = s.get_double(f + "_fwhm_minor_deg") * kDeg;
     e.angle_rad = s.get_double(f + "_angle_deg") * kDeg;
   }
-  jones::validate(b);  // errors name the telescope/... key; AA and VLA: "not supported yet"
+  b.allow_station_beam_duplication = s.get_bool("telescope/allow_station_beam_duplication");
+  const std::string a = "telescope/aperture_array/";
+  auto& ap = b.aperture_array.array_pattern;
+  ap.enable = s.get_bool(a + "array_pattern/enable");
+  ap.normalise = s.get_bool(a + "array_pattern/normalise");
+  ap.time_variable_seed = noise_seed(s, a + "array_pattern/element/seed_time_variable_errors");
+  auto& ep = b.aperture_array.element_pattern;
+  const std::string e = a + "element_pattern/";
+  ep.enable_numerical = s.get_bool(e + "enable_numerical");
+  ep.functional_type = s.get_option(e + "functional_type") == "Dipole"
+                           ? jones::ElementFunctionalType::Dipole
+                           : jones::ElementFunctionalType::Isotropic;
+  ep.dipole_length = s.get_double(e + "dipole_length");
+  ep.dipole_length_in_wavelengths = s.get_option(e + "dipole_length_units") == "Wavelengths";
+  const std::string taper = s.get_option(e + "taper/type");
+  ep.taper = taper == "Cosine"     ? jones::ElementTaper::Cosine
+             : taper == "Gaussian" ? jones::ElementTaper::Gaussian
+                                   : jones::ElementTaper::None;
+  ep.taper_cosine_power = s.get_double(e + "taper/cosine_power");
+  ep.taper_gaussian_fwhm_rad = s.get_double(e + "taper/gaussian_fwhm_deg") * kDeg;
+  ep.normalise = s.get_bool(e + "normalise");
+  ep.swap_xy = s.get_bool(e + "swap_xy");
+  jones::validate(b);  // errors name the telescope/... key
   return b;
+}
+
+void check_numerical_patterns(const jones::StationBeamConfig& beam,
+                              const telescope::TelescopeModel& tel) {
+  if (beam.station_type != jones::StationType::ApertureArray ||
+      !beam.aperture_array.element_pattern.enable_numerical) {
+    return;
+  }
+  for (const auto& f : tel.unsupported_files) {
+    const bool pattern = f.reason.find("element pattern") != std::string::npos ||
+                         f.reason.find("HARP") != std::string::npos ||
+                         f.reason.find("FEKO") != std::string::npos;
+    if (!pattern) continue;
+    throw Error::in_setting(
+        "telescope/aperture_array/element_pattern/enable_numerical", "true",
+        "the telescope model holds numerical element pattern data ('" + f.path +
+            "'), which fringe cannot evaluate yet (not supported yet); set this key to false "
+            "to use the functional element pattern instead");
+  }
+}
+
+telescope::ElementErrorConfig element_error_config(const Settings& s) {
+  const std::string k = "telescope/aperture_array/array_pattern/element/";
+  telescope::ElementErrorConfig c;
+  c.position_error_xy_m = s.get_double(k + "position_error_xy_m");
+  c.seed_position_xy = noise_seed(s, k + "seed_position_xy_errors");
+  for (int f = 0; f < 2; ++f) {
+    const std::string x = f == 0 ? "x_" : "y_";
+    const auto i = std::size_t(f);
+    c.gain[i] = s.get_double(k + x + "gain");
+    c.gain_error_fixed[i] = s.get_double(k + x + "gain_error_fixed");
+    c.gain_error_time[i] = s.get_double(k + x + "gain_error_time");
+    c.phase_error_fixed_rad[i] = s.get_double(k + x + "phase_error_fixed_deg") * kDeg;
+    c.phase_error_time_rad[i] = s.get_double(k + x + "phase_error_time_deg") * kDeg;
+    c.cable_length_error_m[i] = s.get_double(k + x + "cable_length_error_m");
+    c.orientation_error_rad[i] = s.get_double(k + x + "orientation_error_deg") * kDeg;
+    c.seed_gain[i] = noise_seed(s, k + "seed_" + x + "gain_errors");
+    c.seed_phase[i] = noise_seed(s, k + "seed_" + x + "phase_errors");
+    c.seed_cable_length[i] = noise_seed(s, k + "seed_" + x + "cable_length_errors");
+    c.seed_orientation[i] = noise_seed(s, k + "seed_" + x + "orientation_error");
+  }
+  return c;
 }
 
 SimulationConfig simulation_config(const Settings& s) {
@@ -249,6 +313,9 @@ SimulationConfig simulation_config(const Settings& s) {
   c.telescope_directory = t.input_directory;
   c.pol_mode = t.pol_mode == "Scalar" ? PolarisationMode::Scalar : PolarisationMode::Full;
   c.beam = station_beam_config(s);
+  c.element_errors = element_error_config(s);
+  c.pointing_file =
+      s.get("observation/pointing_file").empty() ? "" : s.get_path("observation/pointing_file");
 
   const std::string i = "interferometer/";
   c.channel_bandwidth_hz = s.get_double(i + "channel_bandwidth_hz");

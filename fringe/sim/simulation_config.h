@@ -16,6 +16,7 @@
 #include "fringe/settings/settings.h"
 #include "fringe/sim/observation_config.h"
 #include "fringe/sky/sky_config.h"
+#include "fringe/telescope/element_errors.h"
 #include "fringe/telescope/telescope_model.h"
 #include "fringe/vis/noise.h"
 
@@ -66,6 +67,8 @@ struct SimulationConfig {
   std::string telescope_directory;
   PolarisationMode pol_mode = PolarisationMode::Full;
   jones::StationBeamConfig beam;
+  telescope::ElementErrorConfig element_errors;  // aperture_array/array_pattern/element/*
+  std::string pointing_file;                     // resolved observation/pointing_file ("" = none)
 
   // interferometer/...
   double channel_bandwidth_hz = 0.0;  // bandwidth smearing (0: off)
@@ -95,7 +98,20 @@ struct SimulationConfig {
 SimulationConfig simulation_config(const settings::Settings& s);
 
 // The typed beam settings (telescope/station_type, normalise_beams_at_phase_centre,
-// gaussian_beam/...), validated (jones::validate) with errors naming the settings key.
+// allow_station_beam_duplication, gaussian_beam/..., aperture_array/array_pattern/{enable,
+// normalise}, aperture_array/element_pattern/...), validated (jones::validate) with errors
+// naming the settings key.
 jones::StationBeamConfig station_beam_config(const settings::Settings& s);
+
+// The element error overrides telescope/aperture_array/array_pattern/element/* (degrees ->
+// radians; seeds: 'time' = wall clock), for telescope::apply_element_errors.
+telescope::ElementErrorConfig element_error_config(const settings::Settings& s);
+
+// Aperture-array stations with element_pattern/enable_numerical = true whose telescope model
+// holds numerical element pattern files (spherical-wave text files, HARP or FEKO data): those
+// are not supported yet, so instead of silently using the functional pattern this throws
+// fringe::Error::in_setting naming the key and the first such file.
+void check_numerical_patterns(const jones::StationBeamConfig& beam,
+                              const telescope::TelescopeModel& tel);
 
 }  // namespace fringe::sim

@@ -4,51 +4,24 @@
 #include <string>
 
 #include "fringe/core/error.h"
+#include "fringe/core/philox.h"
 
 namespace fringe::vis {
 namespace {
 
-// Philox-4x32 constants (Salmon et al. 2011, Random123).
-constexpr std::uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
-constexpr std::uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
-constexpr double kTwoPi = 6.283185307179586476925286766559;
-
 // Draw numbers of the counter: crosses use 0 and 1, autos 2.
 constexpr std::uint32_t kDrawAuto = 2;
 
-// (0, 1): never 0, so log() is finite.
-double uniform_open(std::uint32_t x) { return (double(x) + 0.5) * (1.0 / 4294967296.0); }
-
 }  // namespace
 
-std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> c,
-                                        std::array<std::uint32_t, 2> k) {
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) {
-      k[0] += kW0;
-      k[1] += kW1;
-    }
-    const std::uint64_t p0 = std::uint64_t(kM0) * c[0];
-    const std::uint64_t p1 = std::uint64_t(kM1) * c[2];
-    const std::uint32_t hi0 = std::uint32_t(p0 >> 32), lo0 = std::uint32_t(p0);
-    const std::uint32_t hi1 = std::uint32_t(p1 >> 32), lo1 = std::uint32_t(p1);
-    c = {hi1 ^ c[1] ^ k[0], lo1, hi0 ^ c[3] ^ k[1], lo0};
-  }
-  return c;
+std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> counter,
+                                        std::array<std::uint32_t, 2> key) {
+  return fringe::philox4x32(counter, key);
 }
 
 std::array<double, 4> noise_normals(std::uint64_t seed, std::uint32_t time, std::uint32_t channel,
                                     std::uint32_t index, std::uint32_t draw) {
-  const auto r =
-      philox4x32({time, channel, index, draw}, {std::uint32_t(seed), std::uint32_t(seed >> 32)});
-  std::array<double, 4> z{};
-  for (int i = 0; i < 2; ++i) {  // Box-Muller on each pair of words
-    const double radius = std::sqrt(-2.0 * std::log(uniform_open(r[2 * i])));
-    const double angle = kTwoPi * uniform_open(r[2 * i + 1]);
-    z[2 * i] = radius * std::cos(angle);
-    z[2 * i + 1] = radius * std::sin(angle);
-  }
-  return z;
+  return philox_normals(seed, time, channel, index, draw);
 }
 
 double auto_noise_bias(double sigma_jy, double channel_bandwidth_hz, double time_average_sec) {

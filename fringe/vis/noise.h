@@ -41,12 +41,13 @@ struct NoiseParams {
   double time_average_sec = 0.0;      // tau of the auto-correlation bias
 };
 
-// Philox-4x32-10 of counter under key (public so tests can check it against the published
-// known-answer vectors).
+// Philox-4x32-10 of counter under key: fringe::philox4x32 (core/philox.h), kept here for
+// existing callers.
 std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> counter,
                                         std::array<std::uint32_t, 2> key);
 
-// Four standard normal deviates for counter (Box-Muller on the four Philox words).
+// Four standard normal deviates for counter (time, channel, index, draw) under seed:
+// fringe::philox_normals (core/philox.h).
 std::array<double, 4> noise_normals(std::uint64_t seed, std::uint32_t time, std::uint32_t channel,
                                     std::uint32_t index, std::uint32_t draw);
 

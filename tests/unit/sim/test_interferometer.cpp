@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fringe/astro/direction.h"
+#include "fringe/astro/time.h"
 #include "fringe/core/error.h"
 #include "fringe/io/ms/ms_reader.h"
 #include "fringe/sim/block_plan.h"
@@ -280,17 +281,67 @@ TEST(Interferometer, FailureInAWorkUnitIsReported) {
   EXPECT_FALSE(fs::exists(c.ms_path));
 }
 
-TEST(Interferometer, ApertureArrayIsNotSupportedYet) {
-  SimulationConfig c = base_config("aa.ms");
+// Aperture-array stations (SKA-Low AA0.5: 4 stations x 256 dipoles) normalised at the phase
+// centre: for a 1 Jy unpolarised source there, each station's E E^H has trace 2, so every
+// auto-correlation has (XX + YY) / 2 = 1 exactly; thread count changes nothing (bitwise).
+TEST(Interferometer, ApertureArrayAutosAtPhaseCentreAreNormalised) {
+  const auto tel = fringe::telescope::load_telescope_model(
+      std::string(FRINGE_SOURCE_DIR) + "/telescope-models/ska-low-aa0.5.tm", nullptr);
+  SimulationConfig c = base_config("aa_autos.ms");
+  c.observation.start_frequency_hz = 110e6;
+  c.observation.frequency_inc_hz = 10e6;
+  c.observation.num_time_steps = 2;
+  c.observation.length_sec = 600;
+  // The phase centre on the array's meridian at the middle of the observation.
+  const double mjd_mid = c.observation.start_mjd_utc + 300.0 / 86400.0;
+  c.observation.phase_centre_ra = fringe::astro::gast_rad(mjd_mid) + tel.centre.lon;
+  c.observation.phase_centre_dec = -40 * kDeg;
+  c.beam.station_type = fringe::jones::StationType::ApertureArray;
+  c.write_autos = true;
+  const auto sky = point_at(c.observation.phase_centre_ra, c.observation.phase_centre_dec, 1.0);
+  fringe::sim::RunContext ctx;
+  fringe::sim::simulate_interferometer(c, sky, tel, ctx);
+  fringe::io::MsReader ms(c.ms_path);
+  const auto data = ms.read_data();
+  const auto a1 = ms.read_antenna1();
+  const auto a2 = ms.read_antenna2();
+  std::size_t autos = 0;
+  for (std::size_t r = 0; r < ms.num_rows(); ++r) {
+    if (a1[r] != a2[r]) continue;
+    for (std::size_t ch = 0; ch < 3; ++ch, ++autos) {
+      const auto* v = &data[(r * 3 + ch) * 4];
+      EXPECT_NEAR((v[0].re + v[3].re) / 2, 1.0, 2e-6) << "row " << r;
+      EXPECT_GT(std::abs(v[0].re - v[3].re), 1e-4);  // dipoles: XX != YY off the zenith
+    }
+  }
+  EXPECT_EQ(autos, 2u * 4u * 3u);
+  c.num_threads = 2;
+  c.max_sources_per_chunk = 1;
+  c.ms_path = out_path("aa_autos_2.ms");
+  fringe::sim::simulate_interferometer(c, sky, tel, ctx);
+  expect_identical(fringe::io::MsReader(c.ms_path).read_data(), data);
+}
+
+// Numerical element pattern files are not silently replaced by the functional pattern.
+TEST(Interferometer, NumericalElementPatternFilesAreRefused) {
+  auto tel = vla();
+  tel.unsupported_files.push_back(
+      {"station/element_pattern_fit_x_0_100.txt",
+       "numerical element pattern (spherical-wave ...): not supported"});
+  SimulationConfig c = base_config("aa_numerical.ms");
   c.beam.station_type = fringe::jones::StationType::ApertureArray;
   fringe::sim::RunContext ctx;
   try {
-    fringe::sim::simulate_interferometer(c, point_at(200 * kDeg, 30 * kDeg, 1), vla(), ctx);
+    fringe::sim::simulate_interferometer(c, point_at(200 * kDeg, 30 * kDeg, 1), tel, ctx);
     FAIL() << "no error";
   } catch (const fringe::Error& e) {
+    EXPECT_EQ(e.context().key, "telescope/aperture_array/element_pattern/enable_numerical");
     EXPECT_NE(std::string(e.what()).find("not supported yet"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(c.ms_path));
+  c.beam.aperture_array.element_pattern.enable_numerical = false;  // functional pattern: runs
+  EXPECT_NO_THROW(
+      fringe::sim::simulate_interferometer(c, point_at(200 * kDeg, 30 * kDeg, 1), tel, ctx));
 }
 
 }  // namespace

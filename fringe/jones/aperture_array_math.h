@@ -1,0 +1,178 @@
+// Per-element formulas of aperture-array station beams, host and device (FRINGE_HD_INLINE),
+// shared by the CPU loops of aperture_array.cpp and the CUDA kernels (oskar-compat.md 5, 11).
+// Directions are unit vectors (e, n, u) in a station's local East-North-Up frame; positions in
+// metres; angles in radians; wavenumber k0 = 2 pi f / c in rad/m.
+//
+// Array factor of one feed (OSKAR 2.13):
+//   AF(s) = sum_k w_k exp(+i k0 r_k . s),   w_k = W_k exp(-i k0 (r'_k . b + dL_k))
+// with r_k the TRUE element positions (measured + error columns), r'_k the MEASURED ones,
+// b the beam direction, dL_k the element's cable length error and W_k the static weight
+// (apodisation x G exp(i phi), with the time-variable errors drawn for the time step). At the
+// beam direction and without errors every term is W_k: the phase is k0 r_k . (s - b).
+// `array_pattern/normalise` divides by the number of elements.
+//
+// Element patterns in OSKAR's (theta, phi) basis, theta the zenith angle, phi the azimuth
+// measured from East towards North, so the matrix rows are [X_theta, X_phi; Y_theta, Y_phi]:
+//   Dipole of length L (kL = pi L / lambda), phi' = phi - alpha_x for X (the dipole along
+//   East, turned by the feed angle towards North) and phi' = phi + pi/2 - alpha_y for Y
+//   (OSKAR's orientation convention: the Y dipole lies along North but its pattern is taken
+//   with phi' measured from South, which flips the sign of the Y row relative to a dipole
+//   measured from North; checked against OSKAR 2.13's Measurement Sets, where the other
+//   choice flips the sign of XY and YX):
+//     t = (cos(kL cos phi' sin theta) - cos kL) / (1 - cos^2 phi' sin^2 theta)
+//     E_theta = -cos phi' cos theta t,   E_phi = sin phi' t
+//   (the far field of a thin centre-fed dipole, Balanis ch. 4, resolved on theta-hat and
+//   phi-hat; |E| = 1 at the zenith for a half-wave dipole). Along the dipole axis (zero
+//   denominator) the field is 0.
+//   Isotropic (unpolarised): X row (1, 0), Y row (0, 1), i.e. the identity.
+//   Tapers multiply every component: cos^p(theta), or exp(-4 ln 2 theta^2 / FWHM^2).
+//   `element_pattern/normalise`: the dipole is divided by its zenith value 1 - cos kL.
+//   `swap_xy`: the X and Y rows are exchanged.
+//   Scalar mode: sqrt((|X_theta|^2 + |X_phi|^2 + |Y_theta|^2 + |Y_phi|^2) / 2) (1 for the
+//   isotropic element), times the taper.
+// Station beam (polarised) = [X row * AF_x; Y row * AF_y]; with tiles the tile beams take the
+// place of the element pattern (a station of identical tiles: element x AF_tile x AF_station).
+// Below the station horizon (u < 0) the beam is 0.
+#pragma once
+
+#include <cmath>
+
+#include "fringe/core/complex.h"
+#include "fringe/core/hd.h"
+#include "fringe/core/jones.h"
+
+namespace fringe::jones {
+
+inline constexpr double kSpeedOfLight = 299792458.0;  // m/s
+inline constexpr double kPiAa = 3.14159265358979323846;
+
+enum class ElementKind : int { Isotropic = 0, Dipole = 1 };
+enum class TaperKind : int { None = 0, Cosine = 1, Gaussian = 2 };
+
+// Everything the element pattern needs at one frequency (same for every element of a node
+// whose elements are uniform: identical feed angles and types).
+template <typename T>
+struct ElementParams {
+  ElementKind kind = ElementKind::Isotropic;
+  TaperKind taper = TaperKind::None;
+  T kl = T(0), cos_kl = T(1);        // dipole: kL = pi L / lambda and cos(kL)
+  T dipole_norm = T(1);              // 1 / (1 - cos kL) when element_pattern/normalise, else 1
+  T taper_param = T(0);              // cosine power p, or 4 ln 2 / FWHM^2 (rad^-2)
+  T alpha_x = T(0), alpha_y = T(0);  // feed angles, rad (East towards North)
+  bool swap_xy = false;
+};
+
+// The two rows of a polarised element (or node) response, real for functional patterns.
+template <typename T>
+struct ElementRows {
+  T x_theta, x_phi, y_theta, y_phi;
+};
+
+template <typename T>
+FRINGE_HD_INLINE T aa_taper(const ElementParams<T>& p, T cos_theta) {
+  using std::acos;
+  using std::exp;
+  using std::pow;
+  if (p.taper == TaperKind::Cosine) return pow(cos_theta > T(0) ? cos_theta : T(0), p.taper_param);
+  if (p.taper == TaperKind::Gaussian) {
+    const T theta = acos(cos_theta < T(1) ? cos_theta : T(1));
+    return exp(-p.taper_param * theta * theta);
+  }
+  return T(1);
+}
+
+// One dipole's (E_theta, E_phi) for phi' = phi - phi_dipole given as cos/sin.
+template <typename T>
+FRINGE_HD_INLINE void aa_dipole(T kl, T cos_kl, T cos_phi, T sin_phi, T sin_theta, T cos_theta,
+                                T& e_theta, T& e_phi) {
+  using std::cos;
+  const T cps = cos_phi * sin_theta;
+  const T denom = T(1) - cps * cps;
+  if (!(denom > T(0))) {  // along the dipole axis
+    e_theta = e_phi = T(0);
+    return;
+  }
+  const T t = (cos(kl * cps) - cos_kl) / denom;
+  e_theta = -cos_phi * cos_theta * t;
+  e_phi = sin_phi * t;
+}
+
+// Polarised element response for a direction (e, n, u) with u >= 0 (callers zero u < 0).
+template <typename T>
+FRINGE_HD_INLINE ElementRows<T> aa_element(const ElementParams<T>& p, T e, T n, T u) {
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  ElementRows<T> r{T(1), T(0), T(0), T(1)};
+  const T cos_theta = u;
+  if (p.kind == ElementKind::Dipole) {
+    const T rho = sqrt(e * e + n * n);  // sin(theta)
+    // cos/sin of phi (azimuth from East); at the zenith phi = atan2(0, 0) = 0.
+    const T cp = rho > T(0) ? e / rho : T(1), sp = rho > T(0) ? n / rho : T(0);
+    // phi' = phi - alpha_x for X; phi + pi/2 - alpha_y for Y (OSKAR's azimuth offsets
+    // pi/2 - orientation with orientations alpha_x + 90 deg and alpha_y).
+    const T cax = cos(p.alpha_x), sax = sin(p.alpha_x);
+    const T cay = cos(p.alpha_y), say = sin(p.alpha_y);
+    const T cx = cp * cax + sp * sax, sx = sp * cax - cp * sax;
+    // cos(phi + pi/2 - a) = -sin(phi - a), sin(phi + pi/2 - a) = cos(phi - a)
+    const T cy = -(sp * cay - cp * say), sy = cp * cay + sp * say;
+    aa_dipole(p.kl, p.cos_kl, cx, sx, rho, cos_theta, r.x_theta, r.x_phi);
+    aa_dipole(p.kl, p.cos_kl, cy, sy, rho, cos_theta, r.y_theta, r.y_phi);
+    r.x_theta *= p.dipole_norm;
+    r.x_phi *= p.dipole_norm;
+    r.y_theta *= p.dipole_norm;
+    r.y_phi *= p.dipole_norm;
+  }
+  if (p.taper != TaperKind::None) {
+    const T f = aa_taper(p, cos_theta);
+    r.x_theta *= f;
+    r.x_phi *= f;
+    r.y_theta *= f;
+    r.y_phi *= f;
+  }
+  if (p.swap_xy) r = {r.y_theta, r.y_phi, r.x_theta, r.x_phi};
+  return r;
+}
+
+// Scalar element response (real).
+template <typename T>
+FRINGE_HD_INLINE T aa_element_scalar(const ElementParams<T>& p, T e, T n, T u) {
+  using std::sqrt;
+  if (p.kind == ElementKind::Isotropic) return aa_taper(p, u);
+  const ElementRows<T> r = aa_element(p, e, n, u);  // taper included
+  return sqrt(
+      (r.x_theta * r.x_theta + r.x_phi * r.x_phi + r.y_theta * r.y_theta + r.y_phi * r.y_phi) /
+      T(2));
+}
+
+// Phase k0 r . s of one element for one direction (rad).
+template <typename T>
+FRINGE_HD_INLINE T aa_phase(T k0, T x, T y, T z, T e, T n, T u) {
+  return k0 * (x * e + y * n + z * u);
+}
+
+// w exp(i phase) added into an accumulator.
+template <typename T>
+FRINGE_HD_INLINE void aa_accumulate(Complex<T>& acc, Complex<T> w, T s, T c) {
+  acc.re += w.re * c - w.im * s;
+  acc.im += w.re * s + w.im * c;
+}
+
+// Station Jones from the element rows and the two feeds' array factors.
+template <typename T>
+FRINGE_HD_INLINE Jones<T> aa_jones(const ElementRows<T>& r, Complex<T> af_x, Complex<T> af_y) {
+  return {af_x * r.x_theta, af_x * r.x_phi, af_y * r.y_theta, af_y * r.y_phi};
+}
+
+// Beamforming weight of one element: W exp(-i k0 (r' . b + dL)) in double (the phase may be
+// large; weights are formed once per station, time and frequency on the host).
+FRINGE_HD_INLINE Complex<double> aa_weight(Complex<double> w0, double k0, double x, double y,
+                                           double z, double be, double bn, double bu,
+                                           double cable_m) {
+  using std::cos;
+  using std::sin;
+  const double ph = -k0 * (x * be + y * bn + z * bu + cable_m);
+  return w0 * Complex<double>{cos(ph), sin(ph)};
+}
+
+}  // namespace fringe::jones
