@@ -95,6 +95,26 @@ void summarise(const Settings& s, Logger& log) {
   if (has("telescope/station_type"))
     log.info("  station type: " + s.get_option("telescope/station_type"));
   if (has("telescope/pol_mode")) log.info("  polarisation: " + s.get_option("telescope/pol_mode"));
+  if (has("telescope/station_type") && s.get_option("telescope/station_type") == "Aperture array") {
+    const std::string e = "telescope/aperture_array/element_pattern/";
+    std::string element = s.get_option(e + "functional_type");
+    if (element == "Dipole") {
+      element += " (length " + s.get(e + "dipole_length") + " " +
+                 s.get_option(e + "dipole_length_units") + ")";
+    }
+    if (s.get_option(e + "taper/type") != "None") {
+      element += ", " + s.get_option(e + "taper/type") + " taper";
+    }
+    log.info("  element pattern: " + element);
+    log.info(std::string("  array factor: ") +
+             (s.get_bool("telescope/aperture_array/array_pattern/enable") ? "on" : "off") +
+             ", beams normalised at the phase centre: " +
+             (s.get_bool("telescope/normalise_beams_at_phase_centre") ? "yes" : "no") +
+             ", one beam per station model: " +
+             (s.get_bool("telescope/allow_station_beam_duplication") ? "yes" : "no"));
+  }
+  if (has("observation/pointing_file") && !s.get("observation/pointing_file").empty())
+    log.info("  pointing file: " + s.get_path("observation/pointing_file"));
 
   log.info("Output");
   int outputs = 0;

@@ -7,12 +7,20 @@
 
 #include "fringe/core/error.h"
 #include "fringe/core/philox.h"
+#include "fringe/core/simd_sincos.h"
 #include "fringe/jones/jones_math.h"
 #include "fringe/telescope/station_model.h"
 #include "fringe/telescope/telescope_model.h"
 
 namespace fringe::jones {
 namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FRINGE_AA_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define FRINGE_AA_CLONES
+#endif
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr std::size_t kBlock = 256;  // directions per block of the CPU loops
@@ -99,19 +107,33 @@ struct Rows {
 };
 
 // Sum of w_k exp(i k0 r_k . s) over one feed's elements into separate re/im arrays for the
-// directions [0, m) of a block (vectorised over directions).
+// directions [0, m) of a block, vectorised over directions (simd_sincos; libm for an element
+// whose phase could exceed its range). Compiled for AVX-512, AVX2 and baseline x86-64, the
+// best picked at load time (as in predict_cpu.cpp).
+FRINGE_AA_CLONES
 void array_factor(const AaFeed& feed, const std::vector<Complex<double>>& w, double k0,
-                  const double* e, const double* n, const double* u, std::size_t m, double* re,
-                  double* im) {
+                  const double* __restrict e, const double* __restrict n,
+                  const double* __restrict u, std::size_t m, double* __restrict re,
+                  double* __restrict im) {
   std::fill(re, re + m, 0.0);
   std::fill(im, im + m, 0.0);
   for (std::size_t k = 0; k < w.size(); ++k) {
     const double x = k0 * feed.x_true[k], y = k0 * feed.y_true[k], z = k0 * feed.z_true[k];
     const double wr = w[k].re, wi = w[k].im;
+    if (std::sqrt(x * x + y * y + z * z) > kSimdSincosMaxArg) {
+      for (std::size_t j = 0; j < m; ++j) {
+        const double ph = x * e[j] + y * n[j] + z * u[j];
+        const double c = std::cos(ph), s = std::sin(ph);
+        re[j] += wr * c - wi * s;
+        im[j] += wr * s + wi * c;
+      }
+      continue;
+    }
 #pragma omp simd
     for (std::size_t j = 0; j < m; ++j) {
       const double ph = x * e[j] + y * n[j] + z * u[j];
-      const double c = std::cos(ph), s = std::sin(ph);
+      double s, c;
+      simd_sincos(ph, s, c);
       re[j] += wr * c - wi * s;
       im[j] += wr * s + wi * c;
     }
