@@ -322,6 +322,90 @@ TEST(Interferometer, ApertureArrayAutosAtPhaseCentreAreNormalised) {
   expect_identical(fringe::io::MsReader(c.ms_path).read_data(), data);
 }
 
+// SKA-Low AA0.5 (4 x 256 dipoles) observing a few sources around a transiting phase centre.
+struct AaRun {
+  fringe::telescope::TelescopeModel tel;
+  SimulationConfig config;
+  fringe::sky::SkyModel sky;
+};
+AaRun aa05_run(const std::string& name) {
+  AaRun r{fringe::telescope::load_telescope_model(
+              std::string(FRINGE_SOURCE_DIR) + "/telescope-models/ska-low-aa0.5.tm", nullptr),
+          base_config(name),
+          {}};
+  SimulationConfig& c = r.config;
+  c.observation.start_frequency_hz = 150e6;
+  c.observation.num_channels = 1;
+  c.observation.num_time_steps = 3;
+  c.observation.length_sec = 900;
+  c.observation.phase_centre_ra =
+      fringe::astro::gast_rad(c.observation.start_mjd_utc + 450.0 / 86400.0) + r.tel.centre.lon;
+  c.observation.phase_centre_dec = -30 * kDeg;
+  c.beam.station_type = fringe::jones::StationType::ApertureArray;
+  c.write_autos = true;
+  for (int i = 0; i < 5; ++i) {
+    auto s = point_at(c.observation.phase_centre_ra + 0.02 * i, -30 * kDeg - 0.015 * i, 1 + i);
+    r.sky.push_back(s.source(0));
+  }
+  return r;
+}
+
+std::vector<fringe::Complex<float>> run_aa(AaRun& r) {
+  fringe::sim::RunContext ctx;
+  fringe::sim::simulate_interferometer(r.config, r.sky, r.tel, ctx);
+  return fringe::io::MsReader(r.config.ms_path).read_data();
+}
+
+// A pointing file that names the phase centre changes nothing; one pointing elsewhere does.
+TEST(Interferometer, PointingFileSetsTheBeamDirection) {
+  AaRun r = aa05_run("aa_pointing_ref.ms");
+  const auto ref = run_aa(r);
+  const fs::path file = fs::path(FRINGE_BINARY_DIR) / "sim_pipeline_test" / "pointing.txt";
+  {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    std::fprintf(f, "# all stations at the phase centre\n* RADEC %.15f %.15f\n",
+                 r.config.observation.phase_centre_ra / kDeg,
+                 r.config.observation.phase_centre_dec / kDeg);
+    std::fclose(f);
+  }
+  r.config.pointing_file = file.string();
+  r.config.ms_path = out_path("aa_pointing_same.ms");
+  expect_identical(run_aa(r), ref);
+  {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    std::fprintf(f, "1 AZEL 0 60\n");  // station 1 only, fixed on the sky of its horizon
+    std::fclose(f);
+  }
+  r.config.ms_path = out_path("aa_pointing_other.ms");
+  const auto moved = run_aa(r);
+  EXPECT_GT(rel_rms(moved, ref), 1e-2);
+}
+
+// Element error overrides through the pipeline: reproducible for a seed, different for another
+// seed, and time-variable errors change the data from one time step to the next.
+TEST(Interferometer, ElementErrorsAreSeeded) {
+  AaRun r = aa05_run("aa_errors_ref.ms");
+  const auto clean = run_aa(r);
+  r.config.element_errors.gain_error_fixed = {0.1, 0.1};
+  r.config.element_errors.phase_error_fixed_rad = {5 * kDeg, 5 * kDeg};
+  r.config.ms_path = out_path("aa_errors_a.ms");
+  const auto a = run_aa(r);
+  r.config.ms_path = out_path("aa_errors_b.ms");
+  expect_identical(run_aa(r), a);
+  EXPECT_GT(rel_rms(a, clean), 1e-4);
+  r.config.element_errors.seed_gain = {2, 2};
+  r.config.ms_path = out_path("aa_errors_c.ms");
+  EXPECT_GT(rel_rms(run_aa(r), a), 1e-5);
+  // Time-variable errors only: the autos of a static sky change between time steps.
+  AaRun t = aa05_run("aa_errors_time.ms");
+  t.config.beam.aperture_array.array_pattern.time_variable_seed = 3;
+  for (auto& m : t.tel.station_models)
+    for (auto& f : m.feeds)
+      for (auto& g : f.gain_phase) g.gain_error = 0.05;
+  const auto timed = run_aa(t);
+  EXPECT_GT(rel_rms(timed, clean), 1e-4);
+}
+
 // Numerical element pattern files are not silently replaced by the functional pattern.
 TEST(Interferometer, NumericalElementPatternFilesAreRefused) {
   auto tel = vla();
