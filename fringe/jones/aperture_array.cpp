@@ -90,8 +90,9 @@ void feed_weights(const AaNode& node, int f, double k0, const astro::Vec3& b,
       // Standard normals for (time, station, tile, element); X uses [0, 1], Y [2, 3].
       const std::array<double, 4> z =
           philox_normals(key.seed, key.time, key.station, key.tile, std::uint32_t(k));
-      g += d.sigma_gain[k] * z[std::size_t(2 * f)];
-      ph += d.sigma_phase[k] * z[std::size_t(2 * f + 1)];
+      const std::size_t first = f == 0 ? 0 : 2;
+      g += d.sigma_gain[k] * z[first];
+      ph += d.sigma_phase[k] * z[first + 1];
     }
     const Complex<double> w0 =
         d.apodisation[k] * Complex<double>{g * std::cos(ph), g * std::sin(ph)};

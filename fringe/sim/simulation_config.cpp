@@ -284,10 +284,12 @@ telescope::ElementErrorConfig element_error_config(const Settings& s) {
     c.phase_error_time_rad[i] = s.get_double(k + x + "phase_error_time_deg") * kDeg;
     c.cable_length_error_m[i] = s.get_double(k + x + "cable_length_error_m");
     c.orientation_error_rad[i] = s.get_double(k + x + "orientation_error_deg") * kDeg;
-    c.seed_gain[i] = noise_seed(s, k + "seed_" + x + "gain_errors");
-    c.seed_phase[i] = noise_seed(s, k + "seed_" + x + "phase_errors");
-    c.seed_cable_length[i] = noise_seed(s, k + "seed_" + x + "cable_length_errors");
-    c.seed_orientation[i] = noise_seed(s, k + "seed_" + x + "orientation_error");
+    std::string seed = k + "seed_";
+    seed += x;
+    c.seed_gain[i] = noise_seed(s, seed + "gain_errors");
+    c.seed_phase[i] = noise_seed(s, seed + "phase_errors");
+    c.seed_cable_length[i] = noise_seed(s, seed + "cable_length_errors");
+    c.seed_orientation[i] = noise_seed(s, seed + "orientation_error");
   }
   return c;
 }
