@@ -11,6 +11,7 @@
 
 #include "fringe/core/error.h"
 #include "fringe/jones/aperture_array.h"
+#include "fringe/jones/aperture_array_plans.h"
 #include "fringe/jones/jones_math.h"
 #include "fringe/jones/station_jones_detail.h"
 
@@ -31,6 +32,44 @@ AaPointing aa_pointing(const StationJonesInput& in, std::size_t p) {
   }
   return ap;
 }
+
+}  // namespace
+}  // namespace fringe::jones::detail
+
+namespace fringe::jones {
+
+AaStationPlan aperture_array_plan(const StationBeamConfig& config, const StationJonesInput& in,
+                                  std::size_t p) {
+  if (!in.aperture_array) {
+    throw Error("station Jones: aperture-array stations need the prepared telescope model");
+  }
+  const ApertureArrayModel& model = *in.aperture_array;
+  const std::size_t id = detail::station_id(in, p);
+  if (id >= model.num_stations()) {
+    throw Error("station Jones: station " + std::to_string(id) +
+                " is not in the aperture-array model of " + std::to_string(model.num_stations()) +
+                " stations");
+  }
+  const astro::Geodetic& site = in.stations[p];
+  const astro::Vec3 norm_enu = direction_enu(in.pointing.normalisation, in.gast_rad, site);
+  return make_aa_plan(model, id, site, detail::aa_pointing(in, p), norm_enu,
+                      config.normalise_at_phase_centre, in.gast_rad, in.freq_hz, in.time_index);
+}
+
+std::vector<AaStationPlan> aperture_array_plans(const StationBeamConfig& config,
+                                                const StationJonesInput& in) {
+  std::vector<AaStationPlan> plans(in.stations.size());
+#pragma omp parallel for schedule(dynamic, 4)
+  for (std::ptrdiff_t pp = 0; pp < std::ptrdiff_t(plans.size()); ++pp) {
+    plans[std::size_t(pp)] = aperture_array_plan(config, in, std::size_t(pp));
+  }
+  return plans;
+}
+
+}  // namespace fringe::jones
+
+namespace fringe::jones::detail {
+namespace {
 
 template <bool kFull, typename T>
 std::size_t evaluate(const StationBeamConfig& config, const StationJonesInput& in,
@@ -76,10 +115,7 @@ std::size_t evaluate(const StationBeamConfig& config, const StationJonesInput& i
         n[s] = d.n;
         u[s] = d.u;
       }
-      const astro::Vec3 norm_enu = direction_enu(in.pointing.normalisation, in.gast_rad, rsite);
-      const AaStationPlan plan =
-          make_aa_plan(model, station_id(in, rep), rsite, aa_pointing(in, rep), norm_enu,
-                       config.normalise_at_phase_centre, in.gast_rad, in.freq_hz, in.time_index);
+      const AaStationPlan plan = aperture_array_plan(config, in, rep);
       if (plan.beam_off) off.push_back(rep);
       if constexpr (kFull) {
         aa_beam_enu(model, plan, e, n, u, beam_j);

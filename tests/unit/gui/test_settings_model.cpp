@@ -243,7 +243,7 @@ class TestSettingsModel : public QObject {
         model_->load_ini(FRINGE_SOURCE_DIR "/settings/examples/sim_interferometer.ini");
     QVERIFY(report.errors.empty());
     QCOMPARE(at("observation/num_channels", 1).data().toString(), QString("3"));
-    QCOMPARE(at("telescope/station_type", 1).data().toString(), QString("Isotropic beam"));
+    QCOMPARE(at("telescope/station_type", 1).data().toString(), QString("Aperture array"));
     const auto problems = model_->settings()->validate();
     for (const auto& p : problems) QVERIFY2(p.warning, p.text().c_str());
   }

@@ -25,6 +25,7 @@
 #include "fringe/core/error.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/aperture_array_cuda.h"
+#include "fringe/jones/aperture_array_plans.h"
 #include "fringe/jones/station_jones.h"
 #include "fringe/telescope/tm_loader.h"
 
@@ -84,13 +85,13 @@ Case make_case(const fs::path& dir, const ApertureArrayConfig& aa, double freq_h
   c.sites = station_sites(c.tel);
   c.gast = astro::gast_rad(astro::calendar_to_mjd(2000, 1, 1, 13, 30));
   c.freq = freq_hz;
-  for (std::size_t p = 0; p < c.sites.size(); ++p) {
-    AaPointing ap;
-    ap.station_enu = direction_enu(c.pointing.beam, c.gast, c.sites[p]);
-    const astro::Vec3 norm_enu = direction_enu(c.pointing.normalisation, c.gast, c.sites[p]);
-    c.plans.push_back(make_aa_plan(*c.model, p, c.sites[p], ap, norm_enu,
-                                   c.config.normalise_at_phase_centre, c.gast, freq_hz, 0));
-  }
+  StationJonesInput in;
+  in.stations = c.sites;
+  in.pointing = c.pointing;
+  in.gast_rad = c.gast;
+  in.freq_hz = freq_hz;
+  in.aperture_array = c.model.get();
+  c.plans = aperture_array_plans(c.config, in);
   add_sources(c, num_sources, 7);
   return c;
 }
@@ -167,8 +168,8 @@ double jones_diff(const Jones<T>& a, const Jones<double>& b) {
 }
 template <typename T>
 bool is_zero(const Jones<T>& a) {
-  return a.a.re == 0 && a.a.im == 0 && a.b.re == 0 && a.b.im == 0 && a.c.re == 0 &&
-         a.c.im == 0 && a.d.re == 0 && a.d.im == 0;
+  return a.a.re == 0 && a.a.im == 0 && a.b.re == 0 && a.b.im == 0 && a.c.re == 0 && a.c.im == 0 &&
+         a.d.re == 0 && a.d.im == 0;
 }
 
 // Full mode: E (parallactic false) against aa_beam_enu, or E R against
@@ -246,8 +247,8 @@ ErrorStats check_scalar(const Case& c) {
 }
 
 void expect_ok(const ErrorStats& st, const char* what) {
-  std::cout << "[ stats    ] " << what << ": max error / beam scale = " << st.max_rel
-            << " (" << st.worst << " of the tolerance), " << st.below
+  std::cout << "[ stats    ] " << what << ": max error / beam scale = " << st.max_rel << " ("
+            << st.worst << " of the tolerance), " << st.below
             << " station-sources below the horizon\n";
   EXPECT_LE(st.worst, 1.0) << what;
   EXPECT_GT(st.below, 0u) << what << ": the test needs sources below the horizon";
@@ -305,6 +306,20 @@ TEST(ApertureArrayGpu, Aa1IsotropicFullAndScalar) {
   expect_ok(check_scalar<float>(c), "AA1 isotropic scalar float");
 }
 
+// X and Y weights that differ (as with per-feed gains or apodisation): the GPU then keeps two
+// accumulations for one sincos (equal weights share one).
+TEST(ApertureArrayGpu, Aa1DistinctFeedWeights) {
+  SKIP_WITHOUT_GPU();
+  Case c = make_case(model_path("ska-low-aa1.tm"), dipole_config(), 120e6, 801);
+  for (AaStationPlan& plan : c.plans) {
+    std::vector<Complex<double>>& wy = plan.levels.at(0).weight[1];
+    for (std::size_t k = 0; k < wy.size(); ++k)
+      wy[k] = wy[k] * Complex<double>{0.9 * std::cos(0.01 * double(k)), std::sin(0.01 * double(k))};
+  }
+  expect_ok(check_full<double>(c, false), "AA1 distinct feed weights E double");
+  expect_ok(check_full<float>(c, false), "AA1 distinct feed weights E float");
+}
+
 TEST(ApertureArrayGpu, MwaTilesSwappedFeeds) {
   SKIP_WITHOUT_GPU();
   ApertureArrayConfig aa = dipole_config();
@@ -352,12 +367,18 @@ TEST(ApertureArrayGpu, TwoLevelTiles) {
   expect_ok(check_scalar<float>(c), "tiles scalar float");
 }
 
-// The device-pointer API: every sources-per-thread variant gives the same values, also for a
-// chunk that does not fill the last block; a station with its beam off gives zeros.
-TEST(ApertureArrayGpu, DeviceApiVariantsAndBeamOff) {
-  SKIP_WITHOUT_GPU();
-  Case c = make_case(model_path("ska-low-aa1.tm"), dipole_config(), 150e6, 1001);
-  c.plans[3].beam_off = true;
+// Jones<T> as Jones<double>.
+template <typename T>
+Jones<double> to_double(const Jones<T>& j) {
+  return {complex_cast<double>(j.a), complex_cast<double>(j.b), complex_cast<double>(j.c),
+          complex_cast<double>(j.d)};
+}
+
+// The device-pointer API: every sources-per-thread variant gives the same values (each source
+// is computed alone, in the same order), also for a chunk that does not fill the last block; a
+// station with its beam off gives zeros.
+template <typename T>
+void check_variants(const Case& c, double tol) {
   const std::size_t np = c.plans.size(), ns = c.ra.size();
   std::vector<double> sd(ns), cd(ns);
   for (std::size_t s = 0; s < ns; ++s) {
@@ -369,23 +390,32 @@ TEST(ApertureArrayGpu, DeviceApiVariantsAndBeamOff) {
   const auto d_sd = Array<double>::from_host(sd, gpu);
   const auto d_cd = Array<double>::from_host(cd, gpu);
   const AaDeviceSources src{d_ra.data(), d_sd.data(), d_cd.data(), ns};
-  AaBeamCuda<double> beam(0);
+  AaBeamCuda<T> beam(0);
   beam.set_plans(c.plans);
   ASSERT_EQ(beam.num_stations(), np);
-  std::vector<std::vector<Jones<double>>> results;
+  std::vector<std::vector<Jones<T>>> results;
   for (int per_thread : {1, 2, 4}) {
     beam.set_sources_per_thread(per_thread);
-    Array<Jones<double>> out(np * ns, gpu);
+    Array<Jones<T>> out(np * ns, gpu);
     beam.evaluate_full(src, true, out.data());
     beam.synchronize();
     results.push_back(out.to_vector());
   }
   for (std::size_t i = 0; i < np * ns; ++i) {
-    ASSERT_LE(jones_diff(results[1][i], results[0][i]), 1e-15) << i;
-    ASSERT_LE(jones_diff(results[2][i], results[0][i]), 1e-15) << i;
+    const Jones<double> ref = to_double(results[0][i]);
+    ASSERT_LE(jones_diff(results[1][i], ref), tol) << i;
+    ASSERT_LE(jones_diff(results[2][i], ref), tol) << i;
   }
   for (std::size_t s = 0; s < ns; ++s) EXPECT_TRUE(is_zero(results[0][3 * ns + s])) << s;
   EXPECT_THROW(beam.set_sources_per_thread(3), Error);
+}
+
+TEST(ApertureArrayGpu, DeviceApiVariantsAndBeamOff) {
+  SKIP_WITHOUT_GPU();
+  Case c = make_case(model_path("ska-low-aa1.tm"), dipole_config(), 150e6, 1001);
+  c.plans[3].beam_off = true;
+  check_variants<double>(c, 1e-15);
+  check_variants<float>(c, 1e-6);
 }
 
 TEST(ApertureArrayGpu, NonUniformPlanIsRefused) {

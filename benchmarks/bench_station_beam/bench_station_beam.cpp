@@ -1,0 +1,358 @@
+// bench_station_beam: throughput of the aperture-array station beam (Jones E) on the CPU and
+// the GPU, for the SKA-Low AA4 model (512 stations x 256 dipoles) and the observation of
+// oskar-gpu-anchor.md's aperture-array table (100 MHz, 4 times of 60 s from 2000-01-01 13:30
+// UTC, grid skies of 100 x 100 and 316 x 316 sources in a 5 deg field at RA 60, Dec -30).
+// One JSON object per line and measurement: name, seconds, throughput, unit and the sizes.
+//   af_cpu/<precision>/threads_<n>: the CPU E stage (evaluate_station_jones_full: plans,
+//       array factors, element pattern, parallactic rotation), OpenMP on all cores and on one;
+//   sincos_bound/<kind>: the GPU's sin/cos-pair rate (bench_gpu.cu), the roofline of the
+//       array factor (one pair per element-source term);
+//   af_gpu/<precision>/spt_<S>: the GPU beam kernel alone (J = E R, all 512 stations, 316^2
+//       sources, one time), S sources per thread; ratio_to_bound = rate / sincos bound;
+//   jones_e_aa4/<precision>/n<side>: the GPU E stage of the 4 times (host plans, upload and
+//       prepare kernel, beam kernel), against OSKAR's Jones E time on an H200.
+// Throughput unit: element-source evaluations per second (elements x sources x stations x
+// times). Without a CUDA GPU the GPU rows are replaced by a note line.
+// Usage: bench_station_beam [--model DIR] [--cpu-stations N] [--cpu-sources S] [--repeats R]
+//                           [--filter substring]
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <numbers>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fringe/astro/time.h"
+#include "fringe/core/device.h"
+#include "fringe/jones/aperture_array.h"
+#include "fringe/jones/aperture_array_plans.h"
+#include "fringe/jones/station_jones.h"
+#include "fringe/sky/generators.h"
+#include "fringe/telescope/tm_loader.h"
+#ifdef FRINGE_HAVE_CUDA
+#include "bench_gpu.h"
+#endif
+
+namespace {
+
+using namespace fringe;
+using namespace fringe::jones;
+using Clock = std::chrono::steady_clock;
+constexpr double kDeg = std::numbers::pi / 180.0;
+constexpr const char* kUnit = "element-source evaluations/s";
+
+struct Options {
+  std::string model = std::string(FRINGE_SOURCE_DIR) + "/telescope-models/ska-low-aa4.tm";
+  std::size_t cpu_stations = 64;
+  std::size_t cpu_sources = 4096;  // 16 blocks of 256 directions: all threads busy
+  int repeats = 5;
+  std::string filter;
+};
+
+// The observation of oskar-gpu-anchor.md's aperture-array table.
+struct Observation {
+  telescope::TelescopeModel tel;
+  StationBeamConfig config;
+  std::unique_ptr<ApertureArrayModel> model;
+  std::vector<astro::Geodetic> sites;
+  BeamPointing pointing = default_pointing(false, 60.0 * kDeg, -30.0 * kDeg);
+  double freq_hz = 100e6;
+  std::vector<double> gast;  // dump centres of the 4 times
+  std::size_t elements = 0;  // elements of station 0 (all levels)
+};
+
+Observation load_observation(const std::string& dir) {
+  Observation o;
+  o.tel = telescope::load_telescope_model(dir);
+  o.config.station_type = StationType::ApertureArray;
+  o.config.aperture_array.element_pattern.functional_type = ElementFunctionalType::Dipole;
+  o.config.aperture_array.element_pattern.enable_numerical = false;
+  o.model = std::make_unique<ApertureArrayModel>(o.tel, o.config.aperture_array);
+  o.sites = station_sites(o.tel);
+  const double mjd0 = astro::calendar_to_mjd(2000, 1, 1, 13, 30);
+  for (int t = 0; t < 4; ++t) o.gast.push_back(astro::gast_rad(mjd0 + (t + 0.5) * 60.0 / 86400.0));
+  const AaNode& root = o.model->nodes()[std::size_t(o.model->station_node(0))];
+  o.elements = root.size();
+  return o;
+}
+
+// Plans of the first `count` stations at time t (OpenMP over stations).
+std::vector<AaStationPlan> make_plans(const Observation& o, std::size_t count, int t) {
+  StationJonesInput in;
+  in.stations = std::span<const astro::Geodetic>(o.sites).first(count);
+  in.pointing = o.pointing;
+  in.gast_rad = o.gast[std::size_t(t)];
+  in.freq_hz = o.freq_hz;
+  in.aperture_array = o.model.get();
+  in.time_index = t;
+  return aperture_array_plans(o.config, in);
+}
+
+sky::SkyModel grid_sky(std::uint64_t side) {
+  sky::GridConfig g;
+  g.side_length = side;
+  g.fov_rad = 5.0 * kDeg;
+  g.mean_flux_jy = 1.0;
+  return sky::generate_grid(g, 60.0 * kDeg, -30.0 * kDeg);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+bool wanted(const Options& opt, const std::string& name) {
+  return opt.filter.empty() || name.find(opt.filter) != std::string::npos;
+}
+
+void emit(const nlohmann::json& j) { std::cout << j.dump() << std::endl; }
+
+// (a) CPU: the library's E stage for cpu_stations stations, one time.
+template <typename T>
+void bench_cpu(const Options& opt, const Observation& o, const sky::SkyModel& sky, int threads) {
+  const std::string name = std::string("af_cpu/") + (sizeof(T) == 8 ? "double" : "float") +
+                           "/threads_" + std::to_string(threads);
+  if (!wanted(opt, name)) return;
+  const std::size_t np = std::min(opt.cpu_stations, o.sites.size());
+  std::size_t ns = std::min(opt.cpu_sources, sky.ra.size());
+  if (threads == 1) ns = std::max<std::size_t>(16, ns / 8);
+  StationJonesInput in;
+  in.stations = std::span(o.sites).first(np);
+  in.pointing = o.pointing;
+  in.gast_rad = o.gast[0];
+  in.freq_hz = o.freq_hz;
+  in.ra = std::span(sky.ra).first(ns);
+  in.dec = std::span(sky.dec).first(ns);
+  in.aperture_array = o.model.get();
+  std::vector<Jones<T>> out(np * ns);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  evaluate_station_jones_full<T>(o.config, in, out);  // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < std::max(1, opt.repeats / 2); ++r) {
+    const auto t0 = Clock::now();
+    evaluate_station_jones_full<T>(o.config, in, out);
+    times.push_back(seconds_since(t0));
+  }
+  omp_set_num_threads(saved);
+  const double t = median(times);
+  const double work = double(np) * double(o.elements) * double(ns);
+  emit({{"name", name},
+        {"stations", np},
+        {"elements", o.elements},
+        {"sources", ns},
+        {"times", 1},
+        {"threads", threads},
+        {"seconds", t},
+        {"throughput", work / t},
+        {"unit", kUnit}});
+}
+
+#ifdef FRINGE_HAVE_CUDA
+// OSKAR's Jones E seconds (oskar-gpu-anchor.md, H200 SXM, 4 times, 512 x 256 dipoles).
+double oskar_jones_e(bool dbl, std::uint64_t side) {
+  if (dbl) return side == 100 ? 0.243 : 1.709;
+  return side == 100 ? 0.180 : 1.205;
+}
+
+struct Bounds {
+  double single = 0.0, dbl = 0.0;
+};
+
+Bounds bench_sincos(const Options& opt, const bench::GpuDescription& gpu) {
+  Bounds b;
+  const double mufu_pairs = gpu.multiprocessors * 8.0 * gpu.clock_ghz * 1e9;  // 16 MUFU/clk/SM
+  const struct {
+    bench::SincosKind kind;
+    const char* name;
+  } kinds[] = {{bench::SincosKind::Float, "sincos_bound/float_sincosf_reduced"},
+               {bench::SincosKind::DoublePi, "sincos_bound/double_sincospi"},
+               {bench::SincosKind::DoubleRadian, "sincos_bound/double_sincos"}};
+  for (const auto& k : kinds) {
+    const double rate = bench::sincos_rate(k.kind, opt.repeats);
+    nlohmann::json j{{"name", k.name}, {"throughput", rate}, {"unit", "sincos pairs/s"}};
+    j["seconds"] = 1.0 / rate;  // per pair
+    if (k.kind == bench::SincosKind::Float) {
+      j["fraction_of_peak"] = rate / mufu_pairs;
+      j["peak_note"] = "MUFU: 16 results/clk/SM at the maximum SM clock, 2 per pair";
+      b.single = rate;
+    }
+    if (k.kind == bench::SincosKind::DoublePi) b.dbl = rate;
+    emit(j);
+  }
+  return b;
+}
+
+// (a) GPU kernel alone, one time step, all stations, every sources-per-thread variant; returns
+// the fastest variant.
+template <typename T>
+int bench_gpu_kernel(const Options& opt, const Observation& o, const sky::SkyModel& sky,
+                     double bound) {
+  const char* prec = sizeof(T) == 8 ? "double" : "float";
+  const std::vector<AaStationPlan> plans = make_plans(o, o.sites.size(), 0);
+  bench::GpuBeam<T> gb(sky.ra, sky.dec, plans.size());
+  gb.set_plans(plans);
+  const double work = double(plans.size()) * double(o.elements) * double(sky.ra.size());
+  int best = 2;
+  double best_t = 1e300;
+  for (bool full : {true, false}) {
+    for (int spt : {1, 2, 4}) {
+      const std::string name =
+          std::string(full ? "af_gpu/" : "af_gpu_scalar/") + prec + "/spt_" + std::to_string(spt);
+      if (!wanted(opt, name)) continue;
+      gb.evaluate(full, spt);  // warm-up
+      std::vector<double> times;
+      for (int r = 0; r < opt.repeats; ++r) times.push_back(gb.evaluate(full, spt));
+      const double t = median(times);
+      if (full && t < best_t) best_t = t, best = spt;
+      emit({{"name", name},
+            {"stations", plans.size()},
+            {"elements", o.elements},
+            {"sources", sky.ra.size()},
+            {"times", 1},
+            {"sources_per_thread", spt},
+            {"seconds", t},
+            {"throughput", work / t},
+            {"unit", kUnit},
+            {"sincos_bound", bound},
+            {"ratio_to_bound", work / t / bound}});
+    }
+  }
+  return best;
+}
+
+// (c) The E stage of the 4 times on the GPU.
+template <typename T>
+void bench_gpu_stage(const Options& opt, const Observation& o, std::uint64_t side, int spt,
+                     double bound) {
+  const bool dbl = sizeof(T) == 8;
+  const std::string name =
+      std::string("jones_e_aa4/") + (dbl ? "double" : "float") + "/n" + std::to_string(side);
+  if (!wanted(opt, name)) return;
+  const sky::SkyModel sky = grid_sky(side);
+  const std::size_t np = o.sites.size();
+  bench::GpuBeam<T> gb(sky.ra, sky.dec, np);
+  std::vector<double> total, kernel, plan, upload;
+  for (int r = 0; r < std::max(2, opt.repeats / 2) + 1; ++r) {  // the first pass warms up
+    double k = 0.0, p = 0.0, u = 0.0;
+    const auto t0 = Clock::now();
+    for (int t = 0; t < 4; ++t) {
+      const auto tp = Clock::now();
+      const std::vector<AaStationPlan> plans = make_plans(o, np, t);
+      p += seconds_since(tp);
+      u += gb.set_plans(plans);
+      k += gb.evaluate(true, spt);
+    }
+    if (r == 0) continue;
+    total.push_back(seconds_since(t0));
+    kernel.push_back(k);
+    plan.push_back(p);
+    upload.push_back(u);
+  }
+  const double work = double(np) * double(o.elements) * double(sky.ra.size()) * 4.0;
+  const double t = median(total), tk = median(kernel), oskar = oskar_jones_e(dbl, side);
+  emit({{"name", name},
+        {"stations", np},
+        {"elements", o.elements},
+        {"sources", sky.ra.size()},
+        {"times", 4},
+        {"sources_per_thread", spt},
+        {"seconds", t},
+        {"kernel_seconds", tk},
+        {"plan_seconds", median(plan)},
+        {"upload_seconds", median(upload)},
+        {"throughput", work / t},
+        {"kernel_throughput", work / tk},
+        {"unit", kUnit},
+        {"ratio_to_bound", work / tk / bound},
+        {"oskar_seconds", oskar},
+        {"oskar_device", "H200 SXM (oskar-gpu-anchor.md)"},
+        {"speedup_vs_oskar", oskar / t},
+        {"kernel_speedup_vs_oskar", oskar / tk}});
+}
+
+void bench_gpu(const Options& opt, const Observation& o, const sky::SkyModel& sky316) {
+  const bench::GpuDescription gpu = bench::describe_gpu();
+  emit({{"name", "gpu_device"},
+        {"device", gpu.name},
+        {"multiprocessors", gpu.multiprocessors},
+        {"clock_ghz", gpu.clock_ghz}});
+  const Bounds b = bench_sincos(opt, gpu);
+  const int spt_d = bench_gpu_kernel<double>(opt, o, sky316, b.dbl);
+  const int spt_f = bench_gpu_kernel<float>(opt, o, sky316, b.single);
+  for (std::uint64_t side : {100u, 316u}) {
+    bench_gpu_stage<double>(opt, o, side, spt_d, b.dbl);
+    bench_gpu_stage<float>(opt, o, side, spt_f, b.single);
+  }
+}
+#endif
+
+Options parse(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "error: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--model")
+      opt.model = next();
+    else if (a == "--cpu-stations")
+      opt.cpu_stations = std::stoul(next());
+    else if (a == "--cpu-sources")
+      opt.cpu_sources = std::stoul(next());
+    else if (a == "--repeats")
+      opt.repeats = std::stoi(next());
+    else if (a == "--filter")
+      opt.filter = next();
+    else {
+      std::cerr << "usage: bench_station_beam [--model DIR] [--cpu-stations N] "
+                   "[--cpu-sources S] [--repeats R] [--filter substring]\n";
+      std::exit(2);
+    }
+  }
+  if (opt.cpu_stations < 1 || opt.cpu_sources < 1 || opt.repeats < 1) {
+    std::cerr << "error: need --cpu-stations >= 1, --cpu-sources >= 1, --repeats >= 1\n";
+    std::exit(2);
+  }
+  return opt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  try {
+    const Observation o = load_observation(opt.model);
+    const sky::SkyModel sky316 = grid_sky(316);
+    for (int threads : {omp_get_max_threads(), 1}) {
+      bench_cpu<double>(opt, o, sky316, threads);
+      bench_cpu<float>(opt, o, sky316, threads);
+    }
+#ifdef FRINGE_HAVE_CUDA
+    if (!cuda_devices().empty()) {
+      bench_gpu(opt, o, sky316);
+      return 0;
+    }
+#endif
+    emit({{"name", "gpu"}, {"note", "no CUDA GPU (or no CUDA build): GPU rows skipped"}});
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,286 @@
+// Device side of the aperture-array beam (aperture_array_cuda.cu, the only includer): the
+// packed layouts, the prepare kernel and the beam kernel. Design in aperture_array_cuda.cu and
+// docs/gpu_station_beam.md. Units: positions in m before packing, phases in turns (float) or
+// half-turns (double) after; angles in rad.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "fringe/core/complex.h"
+#include "fringe/core/jones.h"
+#include "fringe/jones/aperture_array_math.h"
+#include "fringe/jones/jones_math.h"
+
+namespace fringe::jones::aa_cuda {
+
+constexpr int kThreads = 128;  // threads per block
+constexpr int kTile = 256;     // elements staged in shared memory at a time
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kTwoPi = 2.0 * kPi;
+
+enum class Mode : int { Full = 0, FullNoRotation = 1, Scalar = 2 };
+
+template <typename T>
+struct alignas(4 * sizeof(T)) Vec4 {
+  T x, y, z, w;
+};
+
+// Packed positions are k0 r times this: float phases in turns, double in half-turns (sincospi).
+template <typename T>
+constexpr double phase_unit() {
+  return sizeof(T) == sizeof(float) ? 1.0 / kTwoPi : 1.0 / kPi;
+}
+
+// One station as the kernels see it.
+template <typename T>
+struct StationDev {
+  double lst, sin_lat, cos_lat;   // rad; sin/cos of the geodetic latitude
+  double beam_e, beam_n, beam_u;  // b: reference direction of the packed phases
+  double k0;                      // rad/m
+  ElementParams<T> element;
+  T norm, norm_scalar;  // Full and Scalar normalisation factors
+  int level_begin, num_levels;
+  int beam_off;
+};
+
+// One level (station, tile, ...) of a station: a range of packed elements.
+struct LevelDev {
+  int elem_begin;  // into pos and weight
+  int num_elements;
+  int pos_y_begin;  // into pos_y; -1 when X and Y positions are equal
+  int has_z;        // some element has z != 0
+  int same_feeds;   // equal positions and weights for X and Y: AF_y = AF_x
+};
+
+// sin and cos of 2 pi t (t in turns): exact reduction of t to [-1/2, 1/2] (round to nearest
+// with the 1.5 * 2^23 trick, valid for |t| < 2^22), then the hardware sin/cos (MUFU), whose
+// absolute error is <= 2^-21.19 on [-pi, pi] (CUDA C Programming Guide, intrinsic functions).
+__device__ __forceinline__ void sincos_phase(float t, float* s, float* c) {
+  const float r = __fsub_rn(__fadd_rn(t, 12582912.0f), 12582912.0f);
+  __sincosf(__fmul_rn(__fsub_rn(t, r), 6.28318530717958647692f), s, c);
+}
+// sin and cos of pi t (t in half-turns), double precision.
+__device__ __forceinline__ void sincos_phase(double t, double* s, double* c) { sincospi(t, s, c); }
+
+__device__ __forceinline__ float fma_t(float a, float b, float c) { return fmaf(a, b, c); }
+__device__ __forceinline__ double fma_t(double a, double b, double c) { return fma(a, b, c); }
+
+template <bool kHasZ, typename T>
+__device__ __forceinline__ T phase_of(const Vec4<T>& p, T de, T dn, T du) {
+  if constexpr (kHasZ) return fma_t(p.x, de, fma_t(p.y, dn, p.z * du));
+  return fma_t(p.x, de, p.y * dn);
+}
+
+// acc += w exp(i phi) with (s, c) = (sin phi, cos phi): four fused multiply-adds.
+template <typename T>
+__device__ __forceinline__ void accumulate(Complex<T>& acc, T w_re, T w_im, T s, T c) {
+  acc.re = fma_t(w_re, c, fma_t(-w_im, s, acc.re));
+  acc.im = fma_t(w_re, s, fma_t(w_im, c, acc.im));
+}
+
+// The hot loop: `count` staged elements for the thread's S sources.
+template <typename T, int S, bool kTwoFeeds, bool kSamePos, bool kHasZ>
+__device__ __forceinline__ void accumulate_tile(int count, const Vec4<T>* __restrict__ s_pos,
+                                                const Vec4<T>* __restrict__ s_pos_y,
+                                                const Vec4<T>* __restrict__ s_w, const T (&de)[S],
+                                                const T (&dn)[S], const T (&du)[S],
+                                                Complex<T> (&ax)[S], Complex<T> (&ay)[S]) {
+#pragma unroll 2
+  for (int k = 0; k < count; ++k) {
+    const Vec4<T> p = s_pos[k];
+    const Vec4<T> w = s_w[k];
+    Vec4<T> q = p;
+    if constexpr (kTwoFeeds && !kSamePos) q = s_pos_y[k];
+#pragma unroll
+    for (int j = 0; j < S; ++j) {
+      T s, c;
+      sincos_phase(phase_of<kHasZ>(p, de[j], dn[j], du[j]), &s, &c);
+      accumulate(ax[j], w.x, w.y, s, c);
+      if constexpr (kTwoFeeds) {
+        if constexpr (!kSamePos) sincos_phase(phase_of<kHasZ>(q, de[j], dn[j], du[j]), &s, &c);
+        accumulate(ay[j], w.z, w.w, s, c);
+      }
+    }
+  }
+}
+
+template <typename T, Mode M, int S>
+__device__ __forceinline__ void dispatch_tile(const LevelDev& lv, int count, const Vec4<T>* s_pos,
+                                              const Vec4<T>* s_pos_y, const Vec4<T>* s_w,
+                                              const T (&de)[S], const T (&dn)[S], const T (&du)[S],
+                                              Complex<T> (&ax)[S], Complex<T> (&ay)[S]) {
+  if (M == Mode::Scalar || lv.same_feeds) {  // one feed (AF_y = AF_x is copied by the caller)
+    if (lv.has_z)
+      accumulate_tile<T, S, false, true, true>(count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+    else
+      accumulate_tile<T, S, false, true, false>(count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+  } else if (lv.pos_y_begin < 0) {
+    if (lv.has_z)
+      accumulate_tile<T, S, true, true, true>(count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+    else
+      accumulate_tile<T, S, true, true, false>(count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+  } else {
+    if (lv.has_z)
+      accumulate_tile<T, S, true, false, true>(count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+    else
+      accumulate_tile<T, S, true, false, false>(count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+  }
+}
+
+// Packs one station's elements for the kernels: positions scaled to phase units and weights
+// rotated to the beam direction, w' = w exp(+i k0 r . b) (in double). One block per station.
+template <typename T>
+struct PrepareArgs {
+  const StationDev<T>* stations;
+  const LevelDev* levels;
+  const Vec4<double>* raw_pos;    // m
+  const Vec4<double>* raw_pos_y;  // m
+  const Vec4<double>* raw_w;      // (wx.re, wx.im, wy.re, wy.im)
+  Vec4<T>* pos;
+  Vec4<T>* pos_y;
+  Vec4<T>* weight;
+};
+
+__device__ __forceinline__ Complex<double> rotate(double re, double im, double k0,
+                                                  const Vec4<double>& r, double be, double bn,
+                                                  double bu) {
+  double s, c;
+  sincos(k0 * (r.x * be + r.y * bn + r.z * bu), &s, &c);
+  return Complex<double>{re, im} * Complex<double>{c, s};
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) aa_prepare_kernel(const PrepareArgs<T> a) {
+  const StationDev<T>& st = a.stations[blockIdx.x];
+  const double scale = st.k0 * phase_unit<T>();
+  for (int l = 0; l < st.num_levels; ++l) {
+    const LevelDev lv = a.levels[st.level_begin + l];
+    for (int k = threadIdx.x; k < lv.num_elements; k += kThreads) {
+      const int i = lv.elem_begin + k;
+      const Vec4<double> r = a.raw_pos[i], w = a.raw_w[i];
+      const Vec4<double> ry = lv.pos_y_begin >= 0 ? a.raw_pos_y[lv.pos_y_begin + k] : r;
+      const Complex<double> wx = rotate(w.x, w.y, st.k0, r, st.beam_e, st.beam_n, st.beam_u);
+      const Complex<double> wy = rotate(w.z, w.w, st.k0, ry, st.beam_e, st.beam_n, st.beam_u);
+      a.weight[i] = {T(wx.re), T(wx.im), T(wy.re), T(wy.im)};
+      a.pos[i] = {T(scale * r.x), T(scale * r.y), T(scale * r.z), T(0)};
+      if (lv.pos_y_begin >= 0)
+        a.pos_y[lv.pos_y_begin + k] = {T(scale * ry.x), T(scale * ry.y), T(scale * ry.z), T(0)};
+    }
+  }
+}
+
+template <typename T>
+struct KernelArgs {
+  const StationDev<T>* stations;
+  const LevelDev* levels;
+  const Vec4<T>* pos;
+  const Vec4<T>* pos_y;
+  const Vec4<T>* weight;
+  const double* ra;
+  const double* sin_dec;
+  const double* cos_dec;
+  std::size_t num_sources;
+  void* out;  // Jones<T> or Complex<T>, [station][source]
+};
+
+template <typename T, Mode M, int S>
+__global__ void __launch_bounds__(kThreads)
+    aa_beam_kernel(const KernelArgs<T> a, const std::size_t station_offset) {
+  __shared__ Vec4<T> s_pos[kTile];
+  __shared__ Vec4<T> s_pos_y[M == Mode::Scalar ? 1 : kTile];
+  __shared__ Vec4<T> s_w[kTile];
+  const std::size_t p = station_offset + blockIdx.y;
+  const StationDev<T>& st = a.stations[p];
+  const std::size_t n = a.num_sources;
+  const std::size_t first = blockIdx.x * static_cast<std::size_t>(kThreads * S) + threadIdx.x;
+
+  // Source directions relative to the beam direction, in T.
+  T de[S], dn[S], du[S];
+  bool active[S];
+  bool any = false;
+#pragma unroll
+  for (int j = 0; j < S; ++j) {
+    const std::size_t s = first + static_cast<std::size_t>(j) * kThreads;
+    de[j] = dn[j] = du[j] = T(0);
+    active[j] = false;
+    if (s < n && !st.beam_off) {
+      double sh, ch, e, nn, u;
+      sincos(st.lst - a.ra[s], &sh, &ch);
+      source_enu(sh, ch, a.sin_dec[s], a.cos_dec[s], st.sin_lat, st.cos_lat, e, nn, u);
+      if (!(u < 0.0)) {
+        active[j] = true;
+        de[j] = static_cast<T>(e - st.beam_e);
+        dn[j] = static_cast<T>(nn - st.beam_n);
+        du[j] = static_cast<T>(u - st.beam_u);
+      }
+    }
+    any = any || active[j];
+  }
+  any = __any_sync(kFullMask, any);  // every lane reaches this (no early exit before barriers)
+
+  Complex<T> fx[S], fy[S];  // product of the levels' array factors
+#pragma unroll
+  for (int j = 0; j < S; ++j) fx[j] = fy[j] = {T(1), T(0)};
+  for (int l = 0; l < st.num_levels; ++l) {
+    const LevelDev lv = a.levels[st.level_begin + l];
+    Complex<T> ax[S], ay[S];
+#pragma unroll
+    for (int j = 0; j < S; ++j) ax[j] = ay[j] = {T(0), T(0)};
+    for (int k0 = 0; k0 < lv.num_elements; k0 += kTile) {
+      const int count = min(kTile, lv.num_elements - k0);
+      __syncthreads();  // the previous tile is no longer read
+      for (int i = threadIdx.x; i < count; i += kThreads) {
+        s_pos[i] = a.pos[lv.elem_begin + k0 + i];
+        s_w[i] = a.weight[lv.elem_begin + k0 + i];
+        if constexpr (M != Mode::Scalar) {
+          if (lv.pos_y_begin >= 0) s_pos_y[i] = a.pos_y[lv.pos_y_begin + k0 + i];
+        }
+      }
+      __syncthreads();
+      if (any) dispatch_tile<T, M, S>(lv, count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+    }
+#pragma unroll
+    for (int j = 0; j < S; ++j) {
+      fx[j] = fx[j] * ax[j];
+      if constexpr (M != Mode::Scalar) fy[j] = fy[j] * (lv.same_feeds ? ax[j] : ay[j]);
+    }
+  }
+
+  // Element pattern, normalisation and parallactic rotation; zeros where inactive.
+#pragma unroll
+  for (int j = 0; j < S; ++j) {
+    const std::size_t s = first + static_cast<std::size_t>(j) * kThreads;
+    if (s >= n) continue;
+    const std::size_t idx = p * n + s;
+    double sh = 0.0, ch = 1.0, e = 0.0, nn = 0.0, u = 1.0;
+    const double sd = a.sin_dec[s], cd = a.cos_dec[s];
+    if (active[j]) {
+      sincos(st.lst - a.ra[s], &sh, &ch);
+      source_enu(sh, ch, sd, cd, st.sin_lat, st.cos_lat, e, nn, u);
+    }
+    const T et = static_cast<T>(e), nt = static_cast<T>(nn), ut = static_cast<T>(u);
+    if constexpr (M == Mode::Scalar) {
+      Complex<T> v{T(0), T(0)};
+      if (active[j]) v = fx[j] * (aa_element_scalar(st.element, et, nt, ut) * st.norm_scalar);
+      static_cast<Complex<T>*>(a.out)[idx] = v;
+    } else {
+      Jones<T> jm{};
+      if (active[j]) {
+        jm = aa_jones(aa_element(st.element, et, nt, ut), fx[j] * st.norm, fy[j] * st.norm);
+        if constexpr (M == Mode::Full) {
+          const astro::Rotation2<double> r =
+              parallactic_rotation_from_terms(sh, ch, sd, cd, st.sin_lat, st.cos_lat);
+          const astro::Rotation2<T> rt{static_cast<T>(r.xx), static_cast<T>(r.xy),
+                                       static_cast<T>(r.yx), static_cast<T>(r.yy)};
+          jm = jones_times_rotation(jm, rt);
+        }
+      }
+      static_cast<Jones<T>*>(a.out)[idx] = jm;
+    }
+  }
+}
+
+}  // namespace fringe::jones::aa_cuda

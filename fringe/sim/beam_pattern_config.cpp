@@ -1,0 +1,254 @@
+#include "fringe/sim/beam_pattern_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <string>
+
+#include "fringe/core/error.h"
+#include "fringe/sim/settings_to_config.h"
+
+namespace fringe::sim {
+namespace {
+
+using settings::Settings;
+constexpr double kDeg = std::numbers::pi / 180.0;
+constexpr double kArcsec = kDeg / 3600.0;
+const std::string kBp = "beam_pattern/";
+
+// A Bool output switch: false when its schema dependencies disable it.
+bool flag(const Settings& s, const std::string& key) {
+  return s.is_enabled(key) && s.get_bool(key);
+}
+
+// IntRangeExt with the word "auto": 0 for auto.
+int int_or_auto(const Settings& s, const std::string& key) {
+  if (s.is_word(key, "auto")) return 0;
+  const int v = s.get_int(key);
+  if (v < 0) throw Error::in_setting(key, s.get(key), "expected an integer >= 0 or 'auto'");
+  return v;
+}
+
+std::string list_text(const std::vector<double>& v) {
+  std::ostringstream out;
+  out.precision(10);
+  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << v[i];
+  return out.str();
+}
+
+// beam_pattern/beam_image/...: size, then the pixel size per axis.
+BeamImageConfig image_config(const Settings& s, BeamFrame frame) {
+  const std::string k = kBp + "beam_image/";
+  BeamImageConfig im;
+  const std::vector<int> size = s.get_int_list(k + "size");
+  if (size.empty() || size.size() > 2 || *std::min_element(size.begin(), size.end()) < 1) {
+    throw Error::in_setting(k + "size", s.get(k + "size"),
+                            "expected one or two image sizes of at least 1 pixel");
+  }
+  im.width = size[0];
+  im.height = size.size() == 2 ? size[1] : size[0];
+  if (frame == BeamFrame::Horizon) {  // the whole hemisphere: l, m in [-1, 1]
+    im.cell_rad[0] = fov_to_cellsize(std::numbers::pi, im.width);
+    im.cell_rad[1] = fov_to_cellsize(std::numbers::pi, im.height);
+  } else if (flag(s, k + "specify_cellsize")) {
+    const double cell = s.get_double(k + "cellsize_arcsec");
+    if (!(cell > 0.0) || !std::isfinite(cell)) {
+      throw Error::in_setting(k + "cellsize_arcsec", s.get(k + "cellsize_arcsec"),
+                              "expected a pixel size > 0 arcsec");
+    }
+    im.cell_rad[0] = im.cell_rad[1] = cell * kArcsec;
+  } else {
+    const std::vector<double> fov = s.get_double_list(k + "fov_deg");
+    const bool ok = !fov.empty() && fov.size() <= 2 &&
+                    std::all_of(fov.begin(), fov.end(), [](double f) { return f > 0 && f <= 180; });
+    if (!ok) {
+      throw Error::in_setting(k + "fov_deg", list_text(fov),
+                              "expected one or two fields of view in (0, 180] deg");
+    }
+    im.cell_rad[0] = fov_to_cellsize(fov[0] * kDeg, im.width);
+    im.cell_rad[1] = fov_to_cellsize(fov.back() * kDeg, im.height);
+  }
+  return im;
+}
+
+std::vector<std::size_t> station_ids(const Settings& s) {
+  const std::string key = kBp + "station_ids";
+  const std::vector<int> ids = s.get_int_list(key);
+  if (ids.empty()) throw Error::in_setting(key, s.get(key), "expected at least one station index");
+  std::vector<std::size_t> out;
+  for (int id : ids) {
+    if (id < 0) throw Error::in_setting(key, s.get(key), "expected station indices >= 0");
+    const auto u = static_cast<std::size_t>(id);
+    if (std::find(out.begin(), out.end(), u) != out.end()) {
+      throw Error::in_setting(key, s.get(key),
+                              "station " + std::to_string(id) + " is listed twice");
+    }
+    out.push_back(u);
+  }
+  return out;
+}
+
+BeamOutputs outputs(const Settings& s) {
+  const std::string st = kBp + "station_outputs/", te = kBp + "telescope_outputs/";
+  for (const char* k : {"raw_complex", "amp", "phase", "auto_power"}) {
+    const std::string key = st + "hdf5_file/" + k;
+    if (flag(s, key))
+      throw Error::in_setting(key, s.get(key), "HDF5 outputs are not supported yet");
+  }
+  for (const char* k : {"cross_power_raw_complex", "cross_power_amp", "cross_power_phase"}) {
+    const std::string key = te + "hdf5_file/" + k;
+    if (flag(s, key))
+      throw Error::in_setting(key, s.get(key), "HDF5 outputs are not supported yet");
+  }
+  BeamOutputs o;
+  o.text_raw_complex = flag(s, st + "text_file/raw_complex");
+  o.text_amp = flag(s, st + "text_file/amp");
+  o.text_phase = flag(s, st + "text_file/phase");
+  o.text_auto_power = flag(s, st + "text_file/auto_power");
+  o.fits_amp = flag(s, st + "fits_image/amp");
+  o.fits_phase = flag(s, st + "fits_image/phase");
+  o.fits_auto_power = flag(s, st + "fits_image/auto_power");
+  o.fits_auto_power_phase = flag(s, st + "fits_image/auto_power_phase");
+  o.fits_auto_power_real = flag(s, st + "fits_image/auto_power_real");
+  o.fits_auto_power_imag = flag(s, st + "fits_image/auto_power_imag");
+  o.text_cross_raw_complex = flag(s, te + "text_file/cross_power_raw_complex");
+  o.text_cross_amp = flag(s, te + "text_file/cross_power_amp");
+  o.text_cross_phase = flag(s, te + "text_file/cross_power_phase");
+  o.fits_cross_amp = flag(s, te + "fits_image/cross_power_amp");
+  o.fits_cross_phase = flag(s, te + "fits_image/cross_power_phase");
+  o.fits_cross_real = flag(s, te + "fits_image/cross_power_real");
+  o.fits_cross_imag = flag(s, te + "fits_image/cross_power_imag");
+  return o;
+}
+
+TestSourceConfig test_source(const Settings& s) {
+  const std::string k = kBp + "test_source/";
+  TestSourceConfig t;
+  t.stokes_i = s.get_bool(k + "stokes_i");
+  t.custom = s.get_bool(k + "custom");
+  t.i = s.get_double(k + "custom_stokes_i");
+  t.q = s.get_double(k + "custom_stokes_q");
+  t.u = s.get_double(k + "custom_stokes_u");
+  t.v = s.get_double(k + "custom_stokes_v");
+  return t;
+}
+
+void check_products(const Settings& s, const BeamPatternConfig& c) {
+  const bool averaged = c.average_all || c.average_axis != AverageAxis::None;
+  const bool power = c.outputs.any_auto_power() || c.outputs.any_cross_power();
+  const bool any = (c.separate && c.outputs.any_voltage()) || ((c.separate || averaged) && power);
+  if (!any) {
+    throw Error::in_setting(
+        kBp + "output/separate_time_and_channel", s.get(kBp + "output/separate_time_and_channel"),
+        "no output file is selected: set at least one beam_pattern/station_outputs/... or "
+        "beam_pattern/telescope_outputs/... key to true (amplitude, phase and the complex "
+        "response need separate_time_and_channel = true; FITS images need coordinate_type = "
+        "Beam image)");
+  }
+  if (power && c.pol_mode == PolarisationMode::Full && !c.test_source.stokes_i &&
+      !c.test_source.custom) {
+    throw Error::in_setting(kBp + "test_source/stokes_i", "false",
+                            "power outputs need a test source: set beam_pattern/test_source/"
+                            "stokes_i or beam_pattern/test_source/custom to true");
+  }
+  if (c.outputs.any_cross_power() && !c.all_stations && c.station_ids.size() < 2) {
+    throw Error::in_setting(kBp + "station_ids", s.get(kBp + "station_ids"),
+                            "cross-power outputs need at least two stations");
+  }
+}
+
+}  // namespace
+
+bool BeamOutputs::any_voltage() const {
+  return text_raw_complex || text_amp || text_phase || fits_amp || fits_phase;
+}
+
+bool BeamOutputs::any_auto_power() const {
+  return text_auto_power || fits_auto_power || fits_auto_power_phase || fits_auto_power_real ||
+         fits_auto_power_imag;
+}
+
+bool BeamOutputs::any_cross_power() const {
+  return text_cross_raw_complex || text_cross_amp || text_cross_phase || fits_cross_amp ||
+         fits_cross_phase || fits_cross_real || fits_cross_imag;
+}
+
+double fov_to_cellsize(double fov_rad, int n) {
+  return std::asin(2.0 * std::sin(0.5 * fov_rad) / double(n));
+}
+
+BeamPatternConfig beam_pattern_config(const Settings& s) {
+  BeamPatternConfig c;
+  c.precision = s.get_bool("simulator/double_precision") ? Precision::Double : Precision::Single;
+  c.use_gpus = s.get_bool("simulator/use_gpus");
+  if (c.use_gpus && !s.is_word("simulator/cuda_device_ids", "all")) {
+    for (int id : s.get_int_list("simulator/cuda_device_ids")) {
+      if (id < 0) {
+        throw Error::in_setting("simulator/cuda_device_ids", s.get("simulator/cuda_device_ids"),
+                                "expected CUDA device indices >= 0 or 'all'");
+      }
+      c.cuda_device_ids.push_back(id);
+    }
+  }
+  c.num_threads = int_or_auto(s, "simulator/num_devices");
+  {
+    const std::string key = "simulator/max_sources_per_chunk";
+    const int n = s.get_int(key);
+    if (n < 1) throw Error::in_setting(key, s.get(key), "expected at least 1 pixel per chunk");
+    c.max_pixels_per_chunk = std::size_t(n);
+  }
+  c.keep_log_file = s.get_bool("simulator/keep_log_file");
+  c.write_status_to_log = s.get_bool("simulator/write_status_to_log_file");
+
+  c.observation = observation_config(s);
+  c.pointing_file = s.get_path("observation/pointing_file");
+
+  const TelescopeConfig t = telescope_config(s);
+  c.telescope_directory = t.input_directory;
+  c.pol_mode = t.pol_mode == "Scalar" ? PolarisationMode::Scalar : PolarisationMode::Full;
+  c.beam = station_beam_config(s);
+  c.element_errors = element_error_config(s);
+
+  c.all_stations = s.get_bool(kBp + "all_stations");
+  if (!c.all_stations) c.station_ids = station_ids(s);
+  c.frame = s.get_option(kBp + "coordinate_frame") == "Horizon" ? BeamFrame::Horizon
+                                                                : BeamFrame::Equatorial;
+  if (c.frame == BeamFrame::Equatorial && c.observation.mode == ObservationMode::DriftScan) {
+    throw Error::in_setting("observation/mode", "Drift scan",
+                            "is not supported with beam_pattern/coordinate_frame = Equatorial "
+                            "(the beam moves across the sky); use the Horizon frame");
+  }
+  c.coordinates = s.get_option(kBp + "coordinate_type") == "Sky model" ? BeamCoordinates::SkyModel
+                                                                       : BeamCoordinates::Image;
+  if (c.coordinates == BeamCoordinates::Image) {
+    c.image = image_config(s, c.frame);
+  } else {
+    const std::string key = kBp + "sky_model/file";
+    if (s.get(key).empty()) {
+      throw Error::in_setting(key, "", "expected a sky model file (coordinate_type is Sky model)");
+    }
+    c.sky_model_file = s.get_path(key);
+  }
+  {
+    const std::string key = kBp + "root_path";
+    if (s.get(key).empty()) {
+      throw Error::in_setting(key, "", "expected the start of the output file names");
+    }
+    c.root_path = s.get_path(key);
+  }
+  c.separate = s.get_bool(kBp + "output/separate_time_and_channel");
+  c.average_all = s.get_bool(kBp + "output/average_time_and_channel");
+  {
+    const std::string v = s.get_option(kBp + "output/average_single_axis");
+    c.average_axis = v == "Time"      ? AverageAxis::Time
+                     : v == "Channel" ? AverageAxis::Channel
+                                      : AverageAxis::None;
+  }
+  c.outputs = outputs(s);
+  c.test_source = test_source(s);
+  check_products(s, c);
+  return c;
+}
+
+}  // namespace fringe::sim
