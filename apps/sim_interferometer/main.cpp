@@ -152,7 +152,10 @@ void log_simulation_plan(const fringe::sim::SimulationConfig& c, Logger& log) {
            (c.write_cross && c.write_autos ? "cross + auto"
             : c.write_cross                ? "cross"
                                            : "auto"));
-  log.info("  CPU threads: " + std::to_string(fringe::sim::resolve_num_threads(c)) +
+  const std::string threads =
+      std::to_string(fringe::sim::resolve_num_threads(c)) + " CPU thread(s)";
+  log.info((c.use_gpus ? "  devices: the GPUs (simulator/use_gpus), else " + threads
+                       : "  devices: " + threads) +
            ", blocks of <= " + std::to_string(c.times_per_block()) + " time(s) x " +
            std::to_string(c.channels_per_block()) +
            " channel(s), sky chunks of <= " + std::to_string(c.max_sources_per_chunk) + " sources");
@@ -169,10 +172,6 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   log.info("Settings are valid.");
   summarise(s, log);
   const fringe::sim::SimulationConfig config = make_config(s);
-  if (config.use_gpus) {
-    log.warning(
-        "simulator/use_gpus is true but this build has no GPU pipeline yet: running on the CPU");
-  }
   log_simulation_plan(config, log);
 
   fringe::sky::SkyModel sky;

@@ -47,21 +47,6 @@ double scaled_fwhm(const char* key, double fwhm_rad, double ref_freq_hz, double 
   return scaled;
 }
 
-// Per-station parameters (pointing overrides applied); collects the stations whose beam is
-// below their horizon.
-std::vector<StationBeamParams<double>> station_params(const StationBeamConfig& config,
-                                                      const StationJonesInput& in,
-                                                      std::vector<std::size_t>& off) {
-  std::vector<StationBeamParams<double>> params;
-  params.reserve(in.stations.size());
-  for (std::size_t p = 0; p < in.stations.size(); ++p) {
-    params.push_back(make_station_beam_params(
-        config, in.stations[p], detail::station_pointing(in, p), in.gast_rad, in.freq_hz));
-    if (params.back().beam_off) off.push_back(p);
-  }
-  return params;
-}
-
 // Isotropic, Gaussian and VLA beams for every station and source into out (double).
 template <bool kFull, typename Out>
 std::size_t evaluate_analytic(const StationBeamConfig& config, const StationJonesInput& in,
@@ -208,6 +193,19 @@ StationBeamParams<double> make_station_beam_params(const StationBeamConfig& conf
   }
   normalise(config, pointing, gast_rad, site, p);
   return p;
+}
+
+std::vector<StationBeamParams<double>> station_params(const StationBeamConfig& config,
+                                                      const StationJonesInput& in,
+                                                      std::vector<std::size_t>& off) {
+  std::vector<StationBeamParams<double>> params;
+  params.reserve(in.stations.size());
+  for (std::size_t p = 0; p < in.stations.size(); ++p) {
+    params.push_back(make_station_beam_params(
+        config, in.stations[p], detail::station_pointing(in, p), in.gast_rad, in.freq_hz));
+    if (params.back().beam_off) off.push_back(p);
+  }
+  return params;
 }
 
 template <typename T>

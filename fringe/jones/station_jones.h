@@ -119,6 +119,13 @@ struct StationJonesInput {
   bool parallactic = true;
 };
 
+// make_station_beam_params for every entry of input.stations (pointing-file overrides applied);
+// appends the entries whose beam direction is below their horizon to `off`. For the
+// Isotropic, Gaussian and VLA types (the GPU back end evaluates these parameters).
+std::vector<StationBeamParams<double>> station_params(const StationBeamConfig& config,
+                                                      const StationJonesInput& input,
+                                                      std::vector<std::size_t>& off);
+
 // False when the result does not change with frequency (Isotropic; Gaussian with
 // ref_freq_hz == 0): the pipeline may then evaluate once per (time, chunk) for all channels.
 bool depends_on_frequency(const StationBeamConfig& config);

@@ -29,6 +29,7 @@
 #include "fringe/jones/station_jones.h"
 #include "fringe/predict/predict.h"
 #include "fringe/sim/block_plan.h"
+#include "fringe/sim/gpu_unit.h"
 #include "fringe/sky/gaussian.h"
 #include "fringe/sky/spectrum.h"
 #include "fringe/vis/noise.h"
@@ -153,6 +154,9 @@ struct Workspace {
   std::vector<Jones<T>> jones;
   std::vector<Complex<T>> jones_scalar;
   std::vector<Complex<T>> cross, autos;  // [channel][baseline|station][pol] of one time
+#ifdef FRINGE_HAVE_CUDA
+  std::unique_ptr<GpuUnit<T>> gpu;  // this thread's GPU (nullptr: the CPU computes)
+#endif
 };
 
 class Timed {
@@ -255,59 +259,103 @@ class Pipeline {
 
     const bool full = pol_ == predict::Polarisation::Full;
     const bool jones_per_channel = jones::depends_on_frequency(config_.beam);
+    const int time_index = block.start_time_index + int(t);
+    GpuUnit<T>* gpu = gpu_of(ws);
+    if (gpu) {
+      gpu->begin(ws.ra, ws.dec, ws.l, ws.m, ws.n, ws.ga, ws.gb, ws.gc, ws.cross.size(),
+                 ws.autos.size());
+    }
     for (int c = 0; c < nc; ++c) {
       const double freq = block.frequency_hz(c);
       if (c == 0 || jones_per_channel) {
         Timed timed(ctx_.timers, "jones");
-        evaluate_jones(ws, gast, freq, full, block.start_time_index + int(t));
+        if (gpu) {
+          record_below(gpu->jones(jones_input(ws, gast, freq, time_index)));
+        } else {
+          evaluate_jones(ws, gast, freq, full, time_index);
+        }
       }
       corr_timer.resume();
       fluxes(chunk, freq, ws);
-      predict::PredictInput<T> in;
-      in.polarisation = pol_;
-      in.frequency_hz = freq;
-      in.channel_bandwidth_hz = config_.channel_bandwidth_hz;
-      auto& src = in.sources;
-      src.count = ns;
-      src.stokes_i = ws.si.data();
-      if (full) {
-        src.stokes_q = ws.sq.data();
-        src.stokes_u = ws.su.data();
-        src.stokes_v = ws.sv.data();
-      }
-      src.l = ws.l.data();
-      src.m = ws.m.data();
-      src.n = ws.n.data();
-      src.gauss_a = ws.ga.data();
-      src.gauss_b = ws.gb.data();
-      src.gauss_c = ws.gc.data();
-      in.stations.count = st_.count;
-      in.stations.u = ws.u.data();
-      in.stations.v = ws.v.data();
-      in.stations.w = ws.w.data();
-      if (full) {
-        in.stations.jones = ws.jones.data();
+      const predict::PredictInput<T> in = predict_input(ws, gast, freq);
+      const std::size_t cross_offset = std::size_t(c) * nbl_ * npol_;
+      const std::size_t auto_offset = std::size_t(c) * st_.count * npol_;
+      if (gpu) {
+        gpu->predict(in, cross_offset, auto_offset);
       } else {
-        in.stations.jones_scalar = ws.jones_scalar.data();
+        predict::PredictOutput<T> out;
+        if (config_.write_cross) out.cross = ws.cross.data() + cross_offset;
+        if (config_.write_autos) out.autos = ws.autos.data() + auto_offset;
+        predict::predict_direct_cpu(in, out);
       }
-      if (config_.time_average_sec > 0) {
-        in.time_smearing.tau_s = config_.time_average_sec;
-        in.time_smearing.gast = gast;
-        in.time_smearing.ra0 = o.phase_centre_ra;
-        in.time_smearing.dec0 = o.phase_centre_dec;
-        in.time_smearing.station_x = st_.true_x.data();
-        in.time_smearing.station_y = st_.true_y.data();
-      }
-      in.uv_filter.min = config_.uv_filter_min;
-      in.uv_filter.max = config_.uv_filter_max;
-      in.uv_filter.in_wavelengths = config_.uv_filter_in_wavelengths;
-      predict::PredictOutput<T> out;
-      if (config_.write_cross) out.cross = ws.cross.data() + std::size_t(c) * nbl_ * npol_;
-      if (config_.write_autos) out.autos = ws.autos.data() + std::size_t(c) * st_.count * npol_;
-      predict::predict_direct_cpu(in, out);
+      corr_timer.stop();
+    }
+    if (gpu) {
+      corr_timer.resume();
+      gpu->end(ws.cross.data(), ws.autos.data());
       corr_timer.stop();
     }
     if (ctx_.timers) ctx_.timers->add("correlate", corr_timer.seconds());
+  }
+
+  // The predict input of one channel (host arrays of the workspace).
+  predict::PredictInput<T> predict_input(const Workspace<T>& ws, double gast, double freq) const {
+    const ObservationConfig& o = config_.observation;
+    const bool full = pol_ == predict::Polarisation::Full;
+    predict::PredictInput<T> in;
+    in.polarisation = pol_;
+    in.frequency_hz = freq;
+    in.channel_bandwidth_hz = config_.channel_bandwidth_hz;
+    auto& src = in.sources;
+    src.count = ws.index.size();
+    src.stokes_i = ws.si.data();
+    if (full) {
+      src.stokes_q = ws.sq.data();
+      src.stokes_u = ws.su.data();
+      src.stokes_v = ws.sv.data();
+    }
+    src.l = ws.l.data();
+    src.m = ws.m.data();
+    src.n = ws.n.data();
+    src.gauss_a = ws.ga.data();
+    src.gauss_b = ws.gb.data();
+    src.gauss_c = ws.gc.data();
+    in.stations.count = st_.count;
+    in.stations.u = ws.u.data();
+    in.stations.v = ws.v.data();
+    in.stations.w = ws.w.data();
+    if (full) {
+      in.stations.jones = ws.jones.data();
+    } else {
+      in.stations.jones_scalar = ws.jones_scalar.data();
+    }
+    if (config_.time_average_sec > 0) {
+      in.time_smearing.tau_s = config_.time_average_sec;
+      in.time_smearing.gast = gast;
+      in.time_smearing.ra0 = o.phase_centre_ra;
+      in.time_smearing.dec0 = o.phase_centre_dec;
+      in.time_smearing.station_x = st_.true_x.data();
+      in.time_smearing.station_y = st_.true_y.data();
+    }
+    in.uv_filter.min = config_.uv_filter_min;
+    in.uv_filter.max = config_.uv_filter_max;
+    in.uv_filter.in_wavelengths = config_.uv_filter_in_wavelengths;
+    return in;
+  }
+
+  static GpuUnit<T>* gpu_of([[maybe_unused]] Workspace<T>& ws) {
+#ifdef FRINGE_HAVE_CUDA
+    return ws.gpu.get();
+#else
+    return nullptr;
+#endif
+  }
+
+  // The largest number of stations seen with their beam below the horizon.
+  void record_below(std::size_t below) {
+    std::size_t prev = below_.load();
+    while (below > prev && !below_.compare_exchange_weak(prev, below)) {
+    }
   }
 
   // Positions and shapes of the kept sources.
@@ -345,7 +393,8 @@ class Pipeline {
     }
   }
 
-  void evaluate_jones(Workspace<T>& ws, double gast, double freq, bool full, int time_index) {
+  jones::StationJonesInput jones_input(const Workspace<T>& ws, double gast, double freq,
+                                       int time_index) const {
     jones::StationJonesInput in;
     in.stations = st_.sites;
     in.pointing = pointing_;
@@ -356,6 +405,11 @@ class Pipeline {
     in.aperture_array = st_.aperture_array ? &*st_.aperture_array : nullptr;
     in.pointing_overrides = st_.pointing ? &*st_.pointing : nullptr;
     in.time_index = time_index;
+    return in;
+  }
+
+  void evaluate_jones(Workspace<T>& ws, double gast, double freq, bool full, int time_index) {
+    const jones::StationJonesInput in = jones_input(ws, gast, freq, time_index);
     const std::size_t n = st_.count * ws.index.size();
     std::size_t below = 0;
     if (full) {
@@ -366,9 +420,7 @@ class Pipeline {
       below = jones::evaluate_station_jones_scalar<T>(config_.beam, in, ws.jones_scalar, nullptr);
     }
     if (st_.has_cable_errors) apply_cable_errors(ws, freq, full);
-    std::size_t prev = below_.load();
-    while (below > prev && !below_.compare_exchange_weak(prev, below)) {
-    }
+    record_below(below);
   }
 
   // Station cable length errors: J -> C J with C = diag(exp(i 2 pi dLx / lambda),
@@ -449,11 +501,23 @@ SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& c
   result.num_blocks = plan.blocks.size();
   result.num_chunks = chunks.size();
   result.num_threads = resolve_num_threads(config);
+  result.gpus = select_gpus(config, context);
+  if (!result.gpus.empty()) result.num_threads = int(result.gpus.size());
   for (const auto& b : plan.blocks)
     result.num_work_units += std::size_t(b.num_times) * chunks.size();
 
   ThreadPool pool(result.num_threads);
   std::vector<Workspace<T>> spaces(std::size_t(pool.size()));
+#ifdef FRINGE_HAVE_CUDA
+  for (std::size_t i = 0; i < result.gpus.size(); ++i) {
+    spaces[i].gpu = std::make_unique<GpuUnit<T>>(
+        result.gpus[i], config.beam, stations.count,
+        meta.pol_mode == vis::PolMode::Full ? predict::Polarisation::Full
+                                            : predict::Polarisation::Scalar,
+        stations.has_cable_errors ? stations.cable_x : std::vector<double>{},
+        stations.has_cable_errors ? stations.cable_y : std::vector<double>{});
+  }
+#endif
   Pipeline<T> pipeline(config, chunks, stations, context);
   ProgressCounter progress(context.progress, "simulating", result.num_work_units);
   const vis::PolMode pol = meta.pol_mode;
@@ -493,6 +557,29 @@ SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& c
 }
 
 }  // namespace
+
+std::vector<int> select_gpus(const SimulationConfig& config, const RunContext& context) {
+  if (!config.use_gpus) return {};
+  std::vector<int> gpus = usable_gpus(config.cuda_device_ids);
+  if (gpus.empty()) {
+    log_warning(context.logger,
+                "simulator/use_gpus is true but no usable CUDA GPU was found (or this build has "
+                "no CUDA back end): running on " +
+                    std::to_string(resolve_num_threads(config)) + " CPU thread(s)");
+    return gpus;
+  }
+  if (config.num_threads > 0 && std::size_t(config.num_threads) < gpus.size()) {
+    gpus.resize(std::size_t(config.num_threads));  // simulator/num_devices: GPUs to use
+  }
+  std::string names;
+  for (const GpuInfo& g : cuda_devices()) {
+    if (std::find(gpus.begin(), gpus.end(), g.index) != gpus.end()) {
+      names += (names.empty() ? "" : ", ") + std::to_string(g.index) + " (" + g.name + ")";
+    }
+  }
+  log_info(context.logger, "running on " + std::to_string(gpus.size()) + " GPU(s): " + names);
+  return gpus;
+}
 
 int resolve_num_threads(const SimulationConfig& config) {
   return config.num_threads > 0 ? config.num_threads : std::max(1, cpu_thread_count());

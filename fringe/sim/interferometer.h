@@ -48,6 +48,7 @@ struct SimulationResult {
   std::size_t num_chunks = 0;
   std::size_t num_work_units = 0;
   int num_threads = 0;
+  std::vector<int> gpus;                             // CUDA devices used (empty: CPU threads)
   std::size_t stations_with_beam_below_horizon = 0;  // max over evaluations (0 normally)
 };
 
@@ -62,5 +63,10 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
 
 // The number of CPU threads a config asks for (num_threads, or the core count for auto).
 int resolve_num_threads(const SimulationConfig& config);
+
+// The GPUs a run uses: none unless simulator/use_gpus; then simulator/cuda_device_ids (all
+// visible ones by default), at most simulator/num_devices of them. Logs the choice, or one
+// warning when use_gpus is set but no usable GPU exists (the CPU then runs the simulation).
+std::vector<int> select_gpus(const SimulationConfig& config, const RunContext& context);
 
 }  // namespace fringe::sim

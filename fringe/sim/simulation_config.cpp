@@ -298,6 +298,15 @@ SimulationConfig simulation_config(const Settings& s) {
   SimulationConfig c;
   c.precision = s.get_bool("simulator/double_precision") ? Precision::Double : Precision::Single;
   c.use_gpus = s.get_bool("simulator/use_gpus");
+  if (c.use_gpus && !s.is_word("simulator/cuda_device_ids", "all")) {
+    for (int id : s.get_int_list("simulator/cuda_device_ids")) {
+      if (id < 0) {
+        throw Error::in_setting("simulator/cuda_device_ids", s.get("simulator/cuda_device_ids"),
+                                "expected CUDA device indices >= 0 or 'all'");
+      }
+      c.cuda_device_ids.push_back(id);
+    }
+  }
   c.num_threads = int_or_auto(s, "simulator/num_devices");
   c.max_sources_per_chunk = static_cast<std::size_t>(s.get_int("simulator/max_sources_per_chunk"));
 

@@ -52,8 +52,9 @@ vis::NoiseTable noise_table(const NoiseConfig& noise, const ObservationConfig& o
 struct SimulationConfig {
   // simulator/...
   Precision precision = Precision::Double;
-  bool use_gpus = true;  // requested; the CPU runs it when no GPU path exists
-  int num_threads = 0;   // simulator/num_devices on the CPU; 0 = auto (cores)
+  bool use_gpus = true;              // the CPU runs it when no usable GPU exists
+  std::vector<int> cuda_device_ids;  // simulator/cuda_device_ids; empty = all
+  int num_threads = 0;  // simulator/num_devices: CPU threads, or at most this many GPUs; 0 = auto
   std::size_t max_sources_per_chunk = 16384;
 
   ObservationConfig observation;

@@ -54,6 +54,7 @@ SimulationConfig base_config(const std::string& name) {
   c.observation.length_sec = 480;
   c.observation.num_time_steps = 5;
   c.beam.station_type = fringe::jones::StationType::Isotropic;
+  c.use_gpus = false;  // these tests check the CPU path (test_interferometer_gpu.cpp: the GPU)
   c.num_threads = 1;
   c.ms_path = out_path(name);
   return c;
