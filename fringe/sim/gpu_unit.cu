@@ -108,11 +108,15 @@ struct GpuUnit<T>::Impl {
         cable_x(std::move(cx)),
         cable_y(std::move(cy)),
         predictor(dev) {
+    DeviceScope scope(dev);  // the stream belongs to this unit's GPU
     FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     if (beam.station_type == jones::StationType::ApertureArray) aa.emplace(dev);
   }
   ~Impl() {
-    if (stream) cudaStreamDestroy(stream);
+    if (stream) {
+      cudaSetDevice(device);
+      cudaStreamDestroy(stream);
+    }
   }
 
   // Jones evaluated on the host (non-uniform aperture-array stations), then uploaded.
