@@ -26,6 +26,7 @@
 
 #include "fringe/core/array.h"
 #include "fringe/core/cuda_check.h"
+#include "fringe/core/cuda_device_guard.h"
 #include "fringe/core/error.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/aperture_array_cuda.h"
@@ -36,23 +37,7 @@ namespace {
 
 using namespace aa_cuda;
 
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    FRINGE_CUDA_CHECK(cudaGetDevice(&previous_));
-    changed_ = device != previous_;
-    if (changed_) FRINGE_CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceGuard() {
-    if (changed_) cudaSetDevice(previous_);
-  }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-  bool changed_ = false;
-};
+using DeviceGuard = CudaDeviceGuard;
 
 template <typename T>
 ElementParams<T> element_cast(const ElementParams<double>& e) {

@@ -14,6 +14,7 @@
 
 #include "fringe/core/array.h"
 #include "fringe/core/cuda_check.h"
+#include "fringe/core/cuda_device_guard.h"
 #include "fringe/core/error.h"
 #include "fringe/predict/predict_cuda.h"
 #include "fringe/predict/predict_cuda_kernels.cuh"
@@ -23,23 +24,7 @@ namespace {
 
 using namespace cuda_detail;
 
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    FRINGE_CUDA_CHECK(cudaGetDevice(&previous_));
-    changed_ = device != previous_;
-    if (changed_) FRINGE_CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceGuard() {
-    if (changed_) cudaSetDevice(previous_);
-  }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-  bool changed_ = false;
-};
+using DeviceGuard = CudaDeviceGuard;
 
 // Calls f.template operator()<Mode<T, full, gauss, bw, time>>() for run-time switches.
 template <typename T, bool... B, class F>

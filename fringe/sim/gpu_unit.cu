@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fringe/core/cuda_check.h"
+#include "fringe/core/cuda_device_guard.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/jones/aperture_array.h"
@@ -53,10 +54,7 @@ class DeviceBuffer {
   std::size_t capacity_ = 0;
 };
 
-class DeviceScope {  // makes `device` current for the scope
- public:
-  explicit DeviceScope(int device) { FRINGE_CUDA_CHECK(cudaSetDevice(device)); }
-};
+using DeviceScope = CudaDeviceGuard;
 
 }  // namespace
 
