@@ -16,6 +16,7 @@
 #include <cstdio>
 
 #include "gui/app_catalog.h"
+#include "gui/fits_viewer.h"
 #include "gui/main_window.h"
 #include "gui/results_panel.h"
 #include "gui/scatter_plot.h"
@@ -130,6 +131,10 @@ int main(int argc, char** argv) {
             if (results->uv_plot()->num_points() > 0) {
               results->show_tab(fringe::gui::ResultsPanel::UvTab);
               ok = save_grab(&window, suffixed(shot, "uv")) && ok;
+            }
+            if (results->fits_viewer()->image()) {  // e.g. a beam pattern the run wrote
+              results->show_tab(fringe::gui::ResultsPanel::ImageTab);
+              ok = save_grab(&window, suffixed(shot, "image")) && ok;
             }
             ok = save_grab(window.run_dialog(), suffixed(shot, "run")) && ok;
           }
