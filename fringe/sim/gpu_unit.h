@@ -23,7 +23,7 @@ namespace fringe::sim {
 
 // The CUDA devices to use: `requested` (empty = every visible GPU) filtered to the visible
 // ones; throws fringe::Error naming simulator/cuda_device_ids for an index that is not visible.
-// Empty when the build has no CUDA back end or the machine no GPU.
+// Empty when the machine has no GPU. Defined only in CUDA builds (FRINGE_HAVE_CUDA).
 std::vector<int> usable_gpus(const std::vector<int>& requested);
 
 template <typename T>

@@ -560,7 +560,11 @@ SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& c
 
 std::vector<int> select_gpus(const SimulationConfig& config, const RunContext& context) {
   if (!config.use_gpus) return {};
+#ifdef FRINGE_HAVE_CUDA
   std::vector<int> gpus = usable_gpus(config.cuda_device_ids);
+#else
+  std::vector<int> gpus;  // no CUDA back end in this build
+#endif
   if (gpus.empty()) {
     log_warning(context.logger,
                 "simulator/use_gpus is true but no usable CUDA GPU was found (or this build has "
