@@ -27,24 +27,13 @@
 
 namespace {
 
+using fringe::settings::format_number;
+using fringe::settings::split_lines;
+
 using fringe::Logger;
 using fringe::settings::Settings;
 using namespace fringe::sim;
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
-
-std::string number(double v) {
-  std::ostringstream ss;
-  ss.precision(10);
-  ss << v;
-  return ss.str();
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 std::string averaging_text(const BeamPatternConfig& c) {
   std::string s;
@@ -61,14 +50,14 @@ void summarise(const BeamPatternConfig& c, Logger& log) {
   log.info("Observation");
   log.info(std::string("  mode: ") +
            (o.mode == ObservationMode::Tracking ? "Tracking" : "Drift scan"));
-  log.info("  phase centre: RA " + number(o.phase_centre_ra * kRadToDeg) + " deg, Dec " +
-           number(o.phase_centre_dec * kRadToDeg) + " deg");
+  log.info("  phase centre: RA " + format_number(o.phase_centre_ra * kRadToDeg) + " deg, Dec " +
+           format_number(o.phase_centre_dec * kRadToDeg) + " deg");
   log.info("  frequencies: " + std::to_string(o.num_channels) + " channel(s) from " +
-           number(o.start_frequency_hz / 1e6) + " MHz, step " + number(o.frequency_inc_hz / 1e6) +
-           " MHz");
+           format_number(o.start_frequency_hz / 1e6) + " MHz, step " +
+           format_number(o.frequency_inc_hz / 1e6) + " MHz");
   log.info("  times: " + std::to_string(o.num_time_steps) + " step(s) of " +
-           number(o.interval_sec()) + " s from " + o.start_time_text + " UTC (MJD " +
-           number(o.start_mjd_utc) + ")");
+           format_number(o.interval_sec()) + " s from " + o.start_time_text + " UTC (MJD " +
+           format_number(o.start_mjd_utc) + ")");
   log.info("Telescope");
   log.info("  model: " + c.telescope_directory);
   log.info(std::string("  station type: ") + fringe::jones::to_string(c.beam.station_type) +
@@ -77,7 +66,7 @@ void summarise(const BeamPatternConfig& c, Logger& log) {
     const auto& e = c.beam.aperture_array.element_pattern;
     log.info(std::string("  element pattern: ") +
              (e.functional_type == fringe::jones::ElementFunctionalType::Dipole
-                  ? "dipole, length " + number(e.dipole_length) +
+                  ? "dipole, length " + format_number(e.dipole_length) +
                         (e.dipole_length_in_wavelengths ? " wavelengths" : " m")
                   : std::string("isotropic")) +
              "; array factor " + (c.beam.aperture_array.array_pattern.enable ? "on" : "off"));
@@ -93,12 +82,13 @@ void summarise(const BeamPatternConfig& c, Logger& log) {
   log.info("  stations: " + stations);
   const bool eq = c.frame == BeamFrame::Equatorial;
   if (c.coordinates == BeamCoordinates::Image) {
-    std::string where = "  image: " + std::to_string(c.image.width) + " x " +
-                        std::to_string(c.image.height) + " pixels, " +
-                        (eq ? "Equatorial frame (SIN projection about the phase centre), pixel " +
-                                  number(c.image.cell_rad[0] * kRadToDeg * 3600.0) + " x " +
-                                  number(c.image.cell_rad[1] * kRadToDeg * 3600.0) + " arcsec"
-                            : std::string("Horizon frame (the visible hemisphere)"));
+    std::string where =
+        "  image: " + std::to_string(c.image.width) + " x " + std::to_string(c.image.height) +
+        " pixels, " +
+        (eq ? "Equatorial frame (SIN projection about the phase centre), pixel " +
+                  format_number(c.image.cell_rad[0] * kRadToDeg * 3600.0) + " x " +
+                  format_number(c.image.cell_rad[1] * kRadToDeg * 3600.0) + " arcsec"
+            : std::string("Horizon frame (the visible hemisphere)"));
     log.info(where);
   } else {
     log.info(std::string("  positions: ") + c.sky_model_file + (eq ? " (RA, Dec)" : " (Az, El)"));
@@ -160,7 +150,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
            " time(s) x " + std::to_string(config.observation.num_channels) + " channel(s)...");
   const BeamPatternResult result = run_beam_pattern(config, tel, context);
   bar.finish();
-  log.info("Beam pattern completed in " + number(wall.seconds()) +
+  log.info("Beam pattern completed in " + format_number(wall.seconds()) +
            " s: " + std::to_string(result.station_ids.size()) + " station(s), " +
            std::to_string(result.num_pixels) + " pixel(s) in " + std::to_string(result.num_chunks) +
            " chunk(s), " + std::to_string(result.num_threads) +

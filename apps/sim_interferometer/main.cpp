@@ -23,6 +23,9 @@
 
 namespace {
 
+using fringe::settings::format_number;
+using fringe::settings::split_lines;
+
 using fringe::Logger;
 using fringe::settings::Settings;
 
@@ -30,13 +33,6 @@ std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
-}
-
-std::string number(double v) {
-  std::ostringstream ss;
-  ss.precision(10);
-  ss << v;
-  return ss.str();
 }
 
 // Keys that the schema may lack are skipped, so the summary never fails on them.
@@ -49,25 +45,26 @@ void summarise(const Settings& s, Logger& log) {
     auto ra = s.get_double_list("observation/phase_centre_ra_deg");
     auto dec = s.get_double_list("observation/phase_centre_dec_deg");
     if (!ra.empty() && !dec.empty())
-      log.info("  phase centre: RA " + number(ra[0]) + " deg, Dec " + number(dec[0]) + " deg");
+      log.info("  phase centre: RA " + format_number(ra[0]) + " deg, Dec " + format_number(dec[0]) +
+               " deg");
   }
   if (has("observation/start_frequency_hz")) {
     const double f0 = s.get_double("observation/start_frequency_hz");
     const int n = s.has("observation/num_channels") ? s.get_int("observation/num_channels") : 1;
     const double df =
         s.has("observation/frequency_inc_hz") ? s.get_double("observation/frequency_inc_hz") : 0;
-    log.info("  frequencies: " + std::to_string(n) + " channel(s) from " + number(f0 / 1e6) +
-             " MHz, step " + number(df / 1e6) + " MHz (last " + number((f0 + (n - 1) * df) / 1e6) +
-             " MHz)");
+    log.info("  frequencies: " + std::to_string(n) + " channel(s) from " + format_number(f0 / 1e6) +
+             " MHz, step " + format_number(df / 1e6) + " MHz (last " +
+             format_number((f0 + (n - 1) * df) / 1e6) + " MHz)");
   }
   if (has("observation/start_time_utc") && has("observation/length")) {
     const auto start = s.get_datetime("observation/start_time_utc");
     const double length = s.get_seconds("observation/length");
     const int steps =
         s.has("observation/num_time_steps") ? s.get_int("observation/num_time_steps") : 1;
-    log.info("  times: " + std::to_string(steps) + " step(s) of " + number(length / steps) +
-             " s from " + start.to_string() + " UTC (MJD " + number(start.to_mjd()) + "), length " +
-             number(length) + " s");
+    log.info("  times: " + std::to_string(steps) + " step(s) of " + format_number(length / steps) +
+             " s from " + start.to_string() + " UTC (MJD " + format_number(start.to_mjd()) +
+             "), length " + format_number(length) + " s");
   }
 
   log.info("Sky");
@@ -127,13 +124,6 @@ void summarise(const Settings& s, Logger& log) {
   if (outputs == 0) log.warning("  no output file is set: results would not be saved");
 }
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 // Settings that cannot run (unsupported options, bad beam values) are bad input (exit 2).
 fringe::sim::SimulationConfig make_config(const Settings& s) {
   try {
@@ -159,8 +149,8 @@ void log_simulation_plan(const fringe::sim::SimulationConfig& c, Logger& log) {
            ", blocks of <= " + std::to_string(c.times_per_block()) + " time(s) x " +
            std::to_string(c.channels_per_block()) +
            " channel(s), sky chunks of <= " + std::to_string(c.max_sources_per_chunk) + " sources");
-  log.info("  smearing: bandwidth " + number(c.channel_bandwidth_hz) + " Hz, time " +
-           number(c.time_average_sec) + " s");
+  log.info("  smearing: bandwidth " + format_number(c.channel_bandwidth_hz) + " Hz, time " +
+           format_number(c.time_average_sec) + " s");
 }
 
 // The whole run: config, models, simulation, timing report.
@@ -208,7 +198,8 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   if (!options.quiet) context.progress = bar.callback();
   context.run_log = [&]() {
     bar.finish();
-    log.info("Simulation completed in " + number(wall.seconds()) + " s. Time of each stage:");
+    log.info("Simulation completed in " + format_number(wall.seconds()) +
+             " s. Time of each stage:");
     for (const auto& line : split_lines(timers.report(wall.seconds()))) log.info("  " + line);
     return log.history();
   };

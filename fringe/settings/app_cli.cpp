@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "fringe/core/error.h"
@@ -227,6 +229,20 @@ int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunc
 
 int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run) {
   return run_app(argc, argv, app, run, std::cout, std::cerr);
+}
+
+std::string format_number(double value) {
+  std::ostringstream ss;
+  ss.precision(10);
+  ss << value;
+  return ss.str();
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace fringe::settings

@@ -15,6 +15,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "fringe/core/error.h"
 #include "fringe/core/log.h"
@@ -52,5 +53,10 @@ using RunFunction = std::function<void(Settings&, Logger&, const RunOptions&)>;
 int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run,
             std::ostream& out, std::ostream& err);
 int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run);
+
+// Text helpers for the apps' run logs: a number with up to 10 significant digits, and the
+// lines of a multi-line text.
+std::string format_number(double value);
+std::vector<std::string> split_lines(const std::string& text);
 
 }  // namespace fringe::settings
