@@ -43,7 +43,8 @@ struct FeedFileNames {
 
 // Loads one per-feed quantity. OSKAR's rules: the plain file and the _x file set the X feed,
 // the _y file the Y feed; a feed without its own data uses X's. `plain_sets_both` is OSKAR's
-// feed_angle.txt rule (the plain file sets both feeds explicitly).
+// feed_angle.txt rule (the plain file sets both feeds explicitly, and a file of one line sets
+// every element: oskar-compat.md 3).
 template <class T, class ReadFile>
 void load_feed_quantity(const fs::path& dir, StationModel& m, std::vector<T> FeedData::*member,
                         const FeedFileNames& names, bool plain_sets_both,
@@ -52,6 +53,7 @@ void load_feed_quantity(const fs::path& dir, StationModel& m, std::vector<T> Fee
   bool y_set = false;
   auto load = [&](const fs::path& file) {
     std::vector<T> v = read_file(file);
+    if (plain_sets_both && v.size() == 1 && n > 1) v.assign(n, v.front());
     check_count(file, v.size(), n, size_source);
     return v;
   };

@@ -208,6 +208,19 @@ TEST(TmLoader, TilesSharedAndPerElement) {
   EXPECT_TRUE(contains(m.warnings, "tile1/rms.txt"));
 }
 
+// A feed_angle.txt of one line gives every element that angle (both feeds).
+TEST(TmLoader, FeedAngleOfOneLineSetsEveryElement) {
+  const auto m = load_telescope_model(fixture("feed_angle_one_line.tm"));
+  const auto& st = m.station_models.at(0);
+  ASSERT_EQ(st.num_elements(), 3u);
+  for (const auto f : {Feed::X, Feed::Y}) {
+    for (const auto& a : st.feed(f).feed_angle) {
+      EXPECT_NEAR(a.alpha, 30 * kDeg, 1e-15);
+      EXPECT_NEAR(a.beta, 5 * kDeg, 1e-15);
+    }
+  }
+}
+
 TEST(TmLoader, ElementFiles) {
   const auto m = load_telescope_model(fixture("element_files.tm"));
   ASSERT_EQ(m.station_models.size(), 1u);
