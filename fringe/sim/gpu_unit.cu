@@ -77,6 +77,13 @@ std::vector<int> usable_gpus(const std::vector<int>& requested) {
   return requested;
 }
 
+std::size_t gpu_free_bytes(int device) {
+  CudaDeviceGuard guard(device);
+  std::size_t free = 0, total = 0;
+  FRINGE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
 template <typename T>
 struct GpuUnit<T>::Impl {
   int device;

@@ -26,6 +26,16 @@ namespace fringe::sim {
 // Empty when the machine has no GPU. Defined only in CUDA builds (FRINGE_HAVE_CUDA).
 std::vector<int> usable_gpus(const std::vector<int>& requested);
 
+// Free memory of a CUDA device in bytes (cudaMemGetInfo). CUDA builds only.
+std::size_t gpu_free_bytes(int device);
+
+// The largest sky chunk (sources) whose per-unit device buffers fit in `budget_bytes`: the
+// station Jones (stations x sources of Jones<T> or Complex<T>), the source arrays (about 12
+// values each) and the predict's station-term scratch (up to 512 MiB, predict_cuda.h) are
+// counted; at least 1. Pure arithmetic, testable without a GPU.
+std::size_t gpu_max_chunk_sources(std::size_t budget_bytes, std::size_t num_stations,
+                                  bool double_precision, bool full_pol);
+
 template <typename T>
 class GpuUnit {
  public:

@@ -488,9 +488,10 @@ void fill_uvw(vis::VisBlock<T>& block, const SimulationConfig& config, const Sta
 }
 
 template <typename T>
-SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& chunks,
-                     const Stations& stations, const vis::VisMeta& meta,
-                     const vis::NoiseTable* noise, const RunContext& context) {
+SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpus,
+                     const std::vector<Chunk>& chunks, const Stations& stations,
+                     const vis::VisMeta& meta, const vis::NoiseTable* noise,
+                     const RunContext& context) {
   SimulationResult result;
   io::MsWriter writer(config.ms_path, meta, context.logger);
   result.ms_path = writer.path();
@@ -501,7 +502,7 @@ SimulationResult run(const SimulationConfig& config, const std::vector<Chunk>& c
   result.num_blocks = plan.blocks.size();
   result.num_chunks = chunks.size();
   result.num_threads = resolve_num_threads(config);
-  result.gpus = select_gpus(config, context);
+  result.gpus = gpus;
   if (!result.gpus.empty()) result.num_threads = int(result.gpus.size());
   for (const auto& b : plan.blocks)
     result.num_work_units += std::size_t(b.num_times) * chunks.size();
@@ -620,7 +621,24 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
       sky, o.phase_centre_ra, o.phase_centre_dec, config.zero_failed_gaussians, diagnostics);
 
   std::vector<Chunk> chunks;
-  const std::size_t per_chunk = std::max<std::size_t>(1, config.max_sources_per_chunk);
+  const std::vector<int> gpus = select_gpus(config, context);
+  std::size_t per_chunk = std::max<std::size_t>(1, config.max_sources_per_chunk);
+#ifdef FRINGE_HAVE_CUDA
+  // Out of GPU memory is never silent: the chunk shrinks to what the smallest GPU holds (with
+  // half of its free memory as the budget), with a warning.
+  for (int g : gpus) {
+    const std::size_t fit = gpu_max_chunk_sources(gpu_free_bytes(g) / 2, telescope.num_stations(),
+                                                  config.precision == Precision::Double,
+                                                  config.pol_mode == PolarisationMode::Full);
+    if (fit < per_chunk) {
+      log_warning(context.logger, "simulator/max_sources_per_chunk = " + std::to_string(per_chunk) +
+                                      " does not fit in GPU " + std::to_string(g) +
+                                      "'s free memory: using chunks of " + std::to_string(fit) +
+                                      " sources");
+      per_chunk = fit;
+    }
+  }
+#endif
   for (std::size_t first = 0; first < sky.size(); first += per_chunk) {
     Chunk c;
     c.sky = sky.slice(first, per_chunk);
@@ -649,7 +667,7 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
   std::optional<vis::NoiseTable> noise;
   if (config.noise.enable) noise = noise_table(config.noise, o, telescope);
   return dispatch_precision(config.precision, [&]<typename T>() {
-    return run<T>(config, chunks, stations, meta, noise ? &*noise : nullptr, context);
+    return run<T>(config, gpus, chunks, stations, meta, noise ? &*noise : nullptr, context);
   });
 }
 

@@ -8,6 +8,7 @@
 #include "fringe/core/error.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/settings.h"
+#include "fringe/sim/gpu_unit.h"
 #include "fringe/sim/simulation_config.h"
 
 namespace {
@@ -102,3 +103,16 @@ TEST(SimulationConfig, RefusesWhatCannotRunYet) {
 }
 
 }  // namespace
+
+// The GPU chunk limit (sim/gpu_unit.h): 512 MiB of predict scratch reserved, then per source
+// stations x Jones plus 12 doubles of source data.
+TEST(GpuMemory, ChunkLimitFromTheBudget) {
+  const std::size_t mib = std::size_t(1) << 20;
+  const std::size_t per_full_double = 512 * 64 + 96;  // Jones<double>: 8 doubles
+  EXPECT_EQ(fringe::sim::gpu_max_chunk_sources(1024 * mib + 512 * mib, 512, true, true),
+            1024 * mib / per_full_double);
+  EXPECT_EQ(fringe::sim::gpu_max_chunk_sources(1024 * mib + 512 * mib, 512, false, false),
+            1024 * mib / (512 * 8 + 96));
+  EXPECT_EQ(fringe::sim::gpu_max_chunk_sources(100 * mib, 512, true, true), 1u);  // never 0
+  EXPECT_GT(fringe::sim::gpu_max_chunk_sources(80000 * mib, 512, true, true), 16384u);
+}
