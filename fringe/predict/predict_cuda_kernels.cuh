@@ -4,7 +4,8 @@
 //  time_coefficients_kernel  per station: time-smearing coefficients (du, dv, dw).
 //  station_terms_kernel      per (station, source) of a chunk, once: K (phase in double,
 //                            range-reduced before a float sincos), K J, (K J) B, the sines and
-//                            cosines of the per-station smearing terms, and the per-source rows.
+//                            cosines of the per-station smearing terms (double: and the terms
+//                            themselves), and the per-source rows.
 //  cross_kernel              per block a tile of block_p stations p x block_q stations q (after
 //                            SDP Memo 076: the block's warps walk the same sources, staged
 //                            through shared memory in tiles of 32 sources by a cp.async double
@@ -183,22 +184,26 @@ __global__ void __launch_bounds__(kTermsThreads)
   }
   if constexpr (M::bw) {
     double sn = 0.0, cs = 0.0;
-    if (valid) sincos(phase * a.bw_scale, &sn, &cs);
+    const double x = phase * a.bw_scale;  // 0 when !valid
+    if (valid) sincos(x, &sn, &cs);
     st[M::bw_row * C] = static_cast<T>(sn);
     st[(M::bw_row + 1) * C] = static_cast<T>(cs);
+    if constexpr (M::station_args) st[(M::bw_row + 2) * C] = static_cast<T>(x);
   }
   if constexpr (M::time) {
-    double sn = 0.0, cs = 0.0;
+    double sn = 0.0, cs = 0.0, x = 0.0;
     if (valid) {
       const double* tc = a.tcoef + 3 * p;
-      sincos(tc[0] * l + tc[1] * mm + tc[2] * n1, &sn, &cs);
+      x = tc[0] * l + tc[1] * mm + tc[2] * n1;
+      sincos(x, &sn, &cs);
     }
     st[M::time_row * C] = static_cast<T>(sn);
     st[(M::time_row + 1) * C] = static_cast<T>(cs);
+    if constexpr (M::station_args) st[(M::time_row + 2) * C] = static_cast<T>(x);
   }
   if (p == 0) {
     T* src = a.source_rows + i;
-    if constexpr (M::smear) {
+    if constexpr (M::source_lmn) {
       src[0] = static_cast<T>(l);
       src[C] = static_cast<T>(mm);
       src[2 * C] = static_cast<T>(n1);
@@ -279,9 +284,9 @@ __device__ void baseline_constants(const CrossArgs<typename M::Real>& a, int p, 
     const T uu = static_cast<T>(du * a.inv_lambda), vv = static_cast<T>(dv * a.inv_lambda),
             ww = static_cast<T>(dw * a.inv_lambda);
     if constexpr (M::gauss) c[M::gauss_const] = {uu * uu, T(2) * uu * vv, vv * vv, T(0)};
-    if constexpr (M::bw)
+    if constexpr (M::bw && !M::station_args)
       c[M::bw_const] = {a.two_pi_bw * uu, a.two_pi_bw * vv, a.two_pi_bw * ww, T(0)};
-    if constexpr (M::time) {
+    if constexpr (M::time && !M::station_args) {
       const double* tp = a.tcoef + 3 * p;
       const double* tq = a.tcoef + 3 * q;
       c[M::time_const] = {static_cast<T>(tp[0] - tq[0]), static_cast<T>(tp[1] - tq[1]),
@@ -294,13 +299,69 @@ __device__ void baseline_constants(const CrossArgs<typename M::Real>& a, int p, 
   *flag = keep;
 }
 
+// One sinc factor as numerator and denominator: (sinc_series(x), 1) for |x| < kSincSeriesLimit,
+// else (sep, x) with sep = sin(x) from the separable numerator (the same values as
+// predict_math.h's sinc_separable; |x| < lim is x < lim && x > -lim, NaN included). On the
+// device both sides are computed and picked by selp in one asm block, so the compiler cannot
+// turn the choice into a branch: the unrolled baselines of a warp tile then stay one basic block
+// and their dependency chains interleave.
+template <typename T>
+__device__ __forceinline__ void sinc_parts(T x, T sep, T& num, T& den) {
+  const T series = sinc_series(x);
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(double)) {
+    asm("{\n\t.reg .pred p;\n\t.reg .f64 t;\n\t"
+        "abs.f64 t, %2;\n\tsetp.lt.f64 p, t, %5;\n\t"
+        "selp.f64 %0, %3, %4, p;\n\tselp.f64 %1, %6, %2, p;\n\t}"
+        : "=d"(num), "=d"(den)
+        : "d"(x), "d"(series), "d"(sep), "d"(kSincSeriesLimit), "d"(1.0));
+  } else {
+    asm("{\n\t.reg .pred p;\n\t.reg .f32 t;\n\t"
+        "abs.f32 t, %2;\n\tsetp.lt.f32 p, t, %5;\n\t"
+        "selp.f32 %0, %3, %4, p;\n\tselp.f32 %1, %6, %2, p;\n\t}"
+        : "=f"(num), "=f"(den)
+        : "f"(x), "f"(series), "f"(sep), "f"(static_cast<float>(kSincSeriesLimit)), "f"(1.0f));
+  }
+#else
+  const bool s = x < T(kSincSeriesLimit) && x > -T(kSincSeriesLimit);
+  num = s ? series : sep;
+  den = s ? T(1) : x;
+#endif
+}
+
+// num / den for the smearing factor, where |den| >= kSincSeriesLimit^2 and is finite (no special
+// cases), without the IEEE division's slow-path branch. Double: the hardware reciprocal
+// estimate, one cubic Newton step (error ~e0^3) and a residual correction of the quotient:
+// within ~1 ulp of the correctly rounded quotient for any estimate better than 2^-8. Float:
+// div.approx (__fdividef, max 2 ulp), far inside the documented float bound. The host (the
+// emulation of the tests) divides.
+template <typename T>
+__device__ __forceinline__ T smear_divide(T num, T den) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(double)) {
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(den));
+    const double e = fma(-den, r, 1.0);
+    r = fma(r, fma(e, e, e), r);
+    const double q = num * r;
+    return fma(r, fma(-den, q, num), q);
+  } else {
+    return __fdividef(num, den);
+  }
+#else
+  return num / den;
+#endif
+}
+
 // f = g s_bw s_t of one source on one baseline (the CPU's source_factor: one division for both
-// sinc factors; the sine numerators are separable, sinc_series below kSincSeriesLimit).
+// sinc factors; the sine numerators are separable, sinc_series below kSincSeriesLimit). The
+// sinc arguments: x_p - x_q of the per-station rows (station_args, double) or the baseline
+// constants times the source's (l, m, n - 1).
 template <class M>
 __device__ __forceinline__ typename M::Real source_factor(const Quad<typename M::Real>* c,
                                                           const typename M::Real (&src)[6],
-                                                          const typename M::Real (&ps)[4],
-                                                          const typename M::Real (&qs)[4]) {
+                                                          const typename M::Real (&ps)[6],
+                                                          const typename M::Real (&qs)[6]) {
   using T = typename M::Real;
   T f = T(1);
   if constexpr (M::gauss) {
@@ -308,25 +369,38 @@ __device__ __forceinline__ typename M::Real source_factor(const Quad<typename M:
     f = detail::hd_exp(-(src[3] * g.x + src[4] * g.y + src[5] * g.z));
   }
   if constexpr (M::smear) {
-    const T lim = T(kSincSeriesLimit);
     T num = T(1), den = T(1);
     if constexpr (M::bw) {
-      const Quad<T> b = c[M::bw_const];
-      const T x = b.x * src[0] + b.y * src[1] + b.z * src[2];
+      T x;
+      if constexpr (M::station_args) {
+        x = ps[4] - qs[4];
+      } else {
+        const Quad<T> b = c[M::bw_const];
+        x = b.x * src[0] + b.y * src[1] + b.z * src[2];
+      }
       const T sep = ps[0] * qs[1] - ps[1] * qs[0];  // sin x_p cos x_q - cos x_p sin x_q
-      const bool series = x < lim && x > -lim;
-      num = series ? sinc_series(x) : sep;
-      den = series ? T(1) : x;
+      sinc_parts(x, sep, num, den);
     }
     if constexpr (M::time) {
-      const Quad<T> t = c[M::time_const];
-      const T x = t.x * src[0] + t.y * src[1] + t.z * src[2];
+      T x;
+      if constexpr (M::station_args) {
+        x = ps[5] - qs[5];
+      } else {
+        const Quad<T> t = c[M::time_const];
+        x = t.x * src[0] + t.y * src[1] + t.z * src[2];
+      }
       const T sep = ps[2] * qs[3] - ps[3] * qs[2];
-      const bool series = x < lim && x > -lim;
-      num *= series ? sinc_series(x) : sep;
-      den *= series ? T(1) : x;
+      T n, d;
+      sinc_parts(x, sep, n, d);
+      if constexpr (M::bw) {
+        num *= n;
+        den *= d;
+      } else {
+        num = n;
+        den = d;
+      }
     }
-    f *= num / den;
+    f *= smear_divide(num, den);
   }
   return f;
 }
@@ -375,7 +449,9 @@ __device__ __forceinline__ void accumulate(typename M::Real (&acc)[M::jones_rows
 template <class M>
 struct LaneTerms {
   typename M::Real v[M::jones_rows];
-  typename M::Real sm[4];  // sin, cos of the bandwidth term; sin, cos of the time term
+  // sin, cos of the bandwidth term; sin, cos of the time term; the bandwidth and time
+  // arguments x (station_args)
+  typename M::Real sm[6];
 };
 
 template <class M>
@@ -385,14 +461,16 @@ __device__ __forceinline__ LaneTerms<M> load_terms(const typename M::Real* row) 
 #pragma unroll
   for (int k = 0; k < M::jones_rows; ++k) t.v[k] = row[k * kTileSources];
 #pragma unroll
-  for (int k = 0; k < 4; ++k) t.sm[k] = T(0);
+  for (int k = 0; k < 6; ++k) t.sm[k] = T(0);
   if constexpr (M::bw) {
     t.sm[0] = row[M::bw_row * kTileSources];
     t.sm[1] = row[(M::bw_row + 1) * kTileSources];
+    if constexpr (M::station_args) t.sm[4] = row[(M::bw_row + 2) * kTileSources];
   }
   if constexpr (M::time) {
     t.sm[2] = row[M::time_row * kTileSources];
     t.sm[3] = row[(M::time_row + 1) * kTileSources];
+    if constexpr (M::station_args) t.sm[5] = row[(M::time_row + 2) * kTileSources];
   }
   return t;
 }
@@ -410,7 +488,7 @@ __device__ __forceinline__ void warp_tile(
   const T* Q = stage + lane + (M::block_p + wq * M::tile_q) * kRow;
   const T* R = stage + lane + (M::block_p + M::block_q) * kRow;
   T src[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};  // l, m, n - 1, a, b, c
-  if constexpr (M::smear) {
+  if constexpr (M::source_lmn) {
 #pragma unroll
     for (int k = 0; k < 3; ++k) src[k] = R[k * kTileSources];
   }

@@ -25,19 +25,27 @@ struct Mode {
   static constexpr bool factor = kGauss || kBw || kTime;  // any per-(baseline, source) factor
   // Reals of a Jones term per (station, source): 8 (a, b, c, d re/im) or 2 (Scalar).
   static constexpr int jones_rows = kFull ? 8 : 2;
-  // sin, cos of the bandwidth term, then sin, cos of the time term (oskar-compat.md 4.2).
+  // Double with smearing keeps each smearing argument per station too (x_p, exact to double
+  // rounding), so a baseline's argument is x_p - x_q (one subtraction) instead of a dot product
+  // of per-baseline constants with per-source rows. Single precision keeps the dot product: the
+  // difference of two per-station arguments loses |x_p| / |x_pq| float ulps.
+  static constexpr bool station_args = smear && sizeof(T) == sizeof(double);
+  // Per smearing term and station: sin, cos (oskar-compat.md 4.2), then x when station_args.
+  static constexpr int smear_rows = station_args ? 3 : 2;
   static constexpr int bw_row = jones_rows;
-  static constexpr int time_row = jones_rows + (kBw ? 2 : 0);
-  static constexpr int station_rows = jones_rows + (kBw ? 2 : 0) + (kTime ? 2 : 0);
-  // Per-source rows: l, m, n - 1 (smearing), then Gaussian a, b, c.
-  static constexpr int gauss_row = smear ? 3 : 0;
-  static constexpr int source_rows = (smear ? 3 : 0) + (kGauss ? 3 : 0);
+  static constexpr int time_row = jones_rows + (kBw ? smear_rows : 0);
+  static constexpr int station_rows =
+      jones_rows + (kBw ? smear_rows : 0) + (kTime ? smear_rows : 0);
+  // Per-source rows: l, m, n - 1 (smearing without station_args), then Gaussian a, b, c.
+  static constexpr bool source_lmn = smear && !station_args;
+  static constexpr int gauss_row = source_lmn ? 3 : 0;
+  static constexpr int source_rows = (source_lmn ? 3 : 0) + (kGauss ? 3 : 0);
   // Per-baseline constants (4-vectors): Gaussian (U^2, 2UV, V^2), bandwidth 2 pi dnu/(2 nu)
-  // (U, V, W), time (du, dv, dw) of the baseline.
+  // (U, V, W), time (du, dv, dw) of the baseline (the last two without station_args).
   static constexpr int gauss_const = 0;
   static constexpr int bw_const = kGauss ? 1 : 0;
-  static constexpr int time_const = bw_const + (kBw ? 1 : 0);
-  static constexpr int num_consts = time_const + (kTime ? 1 : 0);
+  static constexpr int time_const = bw_const + (kBw && !station_args ? 1 : 0);
+  static constexpr int num_consts = time_const + (kTime && !station_args ? 1 : 0);
 
   // The block tile: warps_p x warps_q warps, each owning a tile_p x tile_q sub-tile of
   // baselines (its lanes walk the sources); block_p x block_q stations per block. Global
@@ -45,11 +53,15 @@ struct Mode {
   // so larger tiles read less; the accumulators (tile_p tile_q jones_rows reals per lane) bound
   // them: double with a factor gets half the sub-tile so that it stays within 128 registers
   // without spills (docs/gpu_predict.md lists the compiler's register report).
+  // Double Scalar with smearing (station_args: 8 station rows) arranges its 8 warps 4 x 2, so
+  // that the two pipeline stages stay within 80 KiB (and the block reads 16 stations, not 20);
+  // with a Gaussian too, its sub-tile is 2 x 2 (2 x 4 spilled).
   static constexpr bool wide = !(sizeof(T) == sizeof(double) && factor);
+  static constexpr bool scalar_args = !kFull && station_args;
   static constexpr int tile_p = kFull ? 2 : (wide ? 4 : 2);
-  static constexpr int tile_q = kFull ? (wide ? 2 : 1) : 4;
-  static constexpr int warps_p = 2;
-  static constexpr int warps_q = 4;
+  static constexpr int tile_q = kFull ? (wide ? 2 : 1) : (scalar_args && kGauss ? 2 : 4);
+  static constexpr int warps_p = scalar_args ? 4 : 2;
+  static constexpr int warps_q = scalar_args ? 2 : 4;
   static constexpr int warps = warps_p * warps_q;
   static constexpr int threads = warps * kWarpSize;
   static constexpr int block_p = warps_p * tile_p;
