@@ -2,12 +2,12 @@
 
 #include <fitsio.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <numbers>
 
-#include "fringe/astro/direction.h"
 #include "fringe/core/error.h"
 
 namespace fringe::gui {
@@ -43,6 +43,18 @@ QString key_string(fitsfile* f, const char* name) {
   char v[FLEN_VALUE] = {0};
   fits_read_key(f, TSTRING, name, v, nullptr, &status);
   return status == 0 ? QString::fromLatin1(v).trimmed() : QString();
+}
+
+// The frame of a CTYPE1/CTYPE2 pair (the first four characters name the coordinate).
+SkyFrame sky_frame(const QString& c1, const QString& c2) {
+  const QString a = c1.left(4), b = c2.left(4);
+  if (a == "RA--" && b == "DEC-") return SkyFrame::Equatorial;
+  if (a == "HOLN" && b == "HOLT") return SkyFrame::Horizon;
+  if ((a == "GLON" && b == "GLAT") || (a == "ELON" && b == "ELAT")) return SkyFrame::Other;
+  if (a.size() == 4 && b.size() == 4 && a.endsWith("LN") && b.endsWith("LT") &&
+      a.left(2) == b.left(2))
+    return SkyFrame::Other;
+  return SkyFrame::None;
 }
 
 FitsWcs read_wcs(fitsfile* f) {
@@ -84,7 +96,11 @@ FitsWcs read_wcs(fitsfile* f) {
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j) w.cd[i][j] = pc[i][j] * cdelt[i];
   }
-  w.celestial = w.ctype[0].startsWith("RA") && w.ctype[1].startsWith("DEC");
+  if (auto lonpole = key_double(f, "LONPOLE")) {
+    w.lonpole = *lonpole;
+    w.has_lonpole = true;
+  }
+  w.frame = sky_frame(w.ctype[0], w.ctype[1]);
   if (w.ctype[0].size() >= 8) w.projection = w.ctype[0].mid(5, 3).remove('-');
   return w;
 }
@@ -137,26 +153,60 @@ FitsImage load_fits_image(const QString& path, int plane) {
   return img;
 }
 
+QString FitsWcs::lon_name() const {
+  switch (frame) {
+    case SkyFrame::Equatorial:
+      return "RA";
+    case SkyFrame::Horizon:
+      return "Az";
+    default:
+      return ctype[0].left(4).remove('-');
+  }
+}
+
+QString FitsWcs::lat_name() const {
+  switch (frame) {
+    case SkyFrame::Equatorial:
+      return "Dec";
+    case SkyFrame::Horizon:
+      return "El";
+    default:
+      return ctype[1].left(4).remove('-');
+  }
+}
+
 std::optional<SkyPosition> pixel_to_sky(const FitsWcs& wcs, double x, double y) {
   if (!wcs.supported()) return std::nullopt;
   const double p1 = x + 1.0 - wcs.crpix[0], p2 = y + 1.0 - wcs.crpix[1];
-  // Intermediate world coordinates, radians.
+  // Intermediate world coordinates (x, y), radians.
   const double ix = (wcs.cd[0][0] * p1 + wcs.cd[0][1] * p2) * kDeg;
   const double iy = (wcs.cd[1][0] * p1 + wcs.cd[1][1] * p2) * kDeg;
-  double l = ix, m = iy;
+  // Native spherical coordinates (phi, theta) of a zenithal projection (Calabretta &
+  // Greisen 2002, eqs. 14-15): phi = arg(-y, x); SIN: R = cos(theta); TAN: R = cot(theta).
+  const double r = std::hypot(ix, iy);
+  const double phi = std::atan2(ix, -iy);
+  double theta = 0;
   if (wcs.projection == "TAN") {
-    // Gnomonic: (x, y) = (l, m) / n.
-    const double n = 1.0 / std::sqrt(1.0 + ix * ix + iy * iy);
-    l = ix * n;
-    m = iy * n;
-  } else if (l * l + m * m > 1.0) {
-    return std::nullopt;  // SIN: beyond the horizon of the projection
+    theta = std::atan2(1.0, r);
+  } else {
+    if (r > 1.0) return std::nullopt;  // SIN: outside the circle of the projection
+    theta = std::acos(r);
   }
-  double ra = 0, dec = 0;
-  fringe::astro::lm_to_radec(l, m, wcs.crval[0] * kDeg, wcs.crval[1] * kDeg, ra, dec);
-  double ra_deg = std::fmod(ra / kDeg, 360.0);
-  if (ra_deg < 0) ra_deg += 360.0;
-  return SkyPosition{ra_deg, dec / kDeg};
+  // Native -> celestial (their eq. 2). For zenithal projections the native pole is the
+  // reference point: (alpha_p, delta_p) = CRVAL; phi_p = LONPOLE, by default 180 deg unless
+  // delta_0 >= theta_0 = 90 deg (then 0).
+  const double alpha_p = wcs.crval[0] * kDeg, delta_p = wcs.crval[1] * kDeg;
+  const double phi_p =
+      (wcs.has_lonpole ? wcs.lonpole : (wcs.crval[1] >= 90.0 ? 0.0 : 180.0)) * kDeg;
+  const double dphi = phi - phi_p;
+  const double st = std::sin(theta), ct = std::cos(theta);
+  const double sd = std::sin(delta_p), cd = std::cos(delta_p);
+  const double lon = alpha_p + std::atan2(-ct * std::sin(dphi), st * cd - ct * sd * std::cos(dphi));
+  const double lat = std::asin(std::clamp(st * sd + ct * cd * std::cos(dphi), -1.0, 1.0));
+  double lon_deg = std::fmod(lon / kDeg, 360.0);
+  if (lon_deg < 0) lon_deg += 360.0;
+  if (lon_deg >= 360.0) lon_deg -= 360.0;
+  return SkyPosition{lon_deg, lat / kDeg};
 }
 
 QString format_ra(double ra_deg) {

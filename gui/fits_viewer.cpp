@@ -89,6 +89,7 @@ FitsViewer::FitsViewer(QWidget* parent) : QWidget(parent) {
   bar->addStretch(1);
   title_ = new QLabel(this);
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  title_->setWordWrap(true);  // a long file name or WCS line must not widen the panel
   canvas_ = new ImageCanvas(this);
   canvas_->clear(tr("No image open. Use File > Open FITS Image..."));
   status_ = new QLabel(this);
@@ -141,12 +142,25 @@ void FitsViewer::on_loaded() {
   plane_->setRange(0, image_->num_planes - 1);
   plane_->setValue(image_->plane);
   plane_->setEnabled(image_->num_planes > 1);
-  QString wcs = image_->wcs.supported()
-                    ? tr("%1 projection, centre %2 %3")
-                          .arg(image_->wcs.projection, format_ra(image_->wcs.crval[0]),
-                               format_dec(image_->wcs.crval[1]))
-                    : tr("no supported celestial WCS (%1 %2)")
-                          .arg(image_->wcs.ctype[0], image_->wcs.ctype[1]);
+  const FitsWcs& w = image_->wcs;
+  QString wcs;
+  if (!w.supported())
+    wcs =
+        tr("no supported celestial WCS (%1 %2): pixel and value only").arg(w.ctype[0], w.ctype[1]);
+  else if (w.frame == SkyFrame::Equatorial)
+    wcs = tr("%1 projection, centre %2 %3")
+              .arg(w.projection, format_ra(w.crval[0]), format_dec(w.crval[1]));
+  else if (w.frame == SkyFrame::Horizon)
+    wcs = tr("%1 projection, Horizon frame: azimuth (Az, from North through East) and "
+             "elevation (El), centre El %2\u00b0")
+              .arg(w.projection)
+              .arg(w.crval[1]);
+  else
+    wcs = tr("%1 projection, centre %2 %3\u00b0, %4 %5\u00b0")
+              .arg(w.projection, w.lon_name())
+              .arg(w.crval[0])
+              .arg(w.lat_name())
+              .arg(w.crval[1]);
   title_->setText(tr("<b>%1</b> — %2 x %3 pixels, %4 plane(s); %5")
                       .arg(QFileInfo(image_->path).fileName().toHtmlEscaped())
                       .arg(image_->width)
@@ -174,15 +188,28 @@ void FitsViewer::rerender() {
   canvas_->set_image(r.image, bar, QString::number(r.low, 'g', 4), QString::number(r.high, 'g', 4));
 }
 
+QString FitsViewer::title() const { return title_->text(); }
+
 QString FitsViewer::describe(int x, int y) const {
   if (!image_ || x < 0 || y < 0 || x >= image_->width || y >= image_->height) return {};
   // FITS pixels are 1-based.
   QString s = tr("pixel (%1, %2)").arg(x + 1).arg(y + 1);
-  if (auto sky = pixel_to_sky(image_->wcs, x, y))
-    s += tr("   RA %1  Dec %2  (%3\u00b0, %4\u00b0)")
-             .arg(format_ra(sky->ra_deg), format_dec(sky->dec_deg))
-             .arg(sky->ra_deg, 0, 'f', 5)
-             .arg(sky->dec_deg, 0, 'f', 5);
+  const FitsWcs& w = image_->wcs;
+  if (auto sky = pixel_to_sky(w, x, y)) {
+    if (w.frame == SkyFrame::Equatorial)
+      s += tr("   RA %1  Dec %2  (%3\u00b0, %4\u00b0)")
+               .arg(format_ra(sky->lon_deg), format_dec(sky->lat_deg))
+               .arg(sky->lon_deg, 0, 'f', 5)
+               .arg(sky->lat_deg, 0, 'f', 5);
+    else
+      s += tr("   %1 %2\u00b0  %3 %4\u00b0")
+               .arg(w.lon_name())
+               .arg(sky->lon_deg, 0, 'f', 4)
+               .arg(w.lat_name())
+               .arg(sky->lat_deg, 0, 'f', 4);
+  } else if (w.supported()) {
+    s += tr("   (outside the projection)");
+  }
   const float v = image_->value(x, y);
   s += tr("   value %1 %2")
            .arg(std::isfinite(v) ? QString::number(v, 'g', 6) : tr("blank"), image_->bunit);

@@ -1,7 +1,8 @@
 // FitsViewer: the FITS image viewer of the results panel: colour map, scaling (linear,
 // square root, logarithmic) between percentile clip limits, plane selection, zoom and pan
-// (ImageCanvas), and under the cursor the pixel, its sky coordinate (SIN or TAN WCS) and
-// value. Files load off the GUI thread.
+// (ImageCanvas), and under the cursor the pixel, its sky coordinate (SIN or TAN WCS: RA/Dec,
+// or azimuth/elevation for the Horizon frame's HOLN/HOLT axes) and value. Files load off the
+// GUI thread.
 #pragma once
 
 #include <QFutureWatcher>
@@ -46,8 +47,10 @@ class FitsViewer : public QWidget {
   const FitsImage* image() const { return image_.get(); }
   bool busy() const { return watcher_->isRunning(); }
   ImageCanvas* canvas() const { return canvas_; }
-  // The status line text for FITS pixel (x, y): pixel, RA/Dec and value.
+  // The status line text for FITS pixel (x, y): pixel, RA/Dec (Az/El) and value.
   QString describe(int x, int y) const;
+  // The line above the image: file, size, planes and what the WCS is.
+  QString title() const;
 
  signals:
   void loaded(const QString& path, const QString& error);

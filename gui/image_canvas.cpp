@@ -108,8 +108,9 @@ void ImageCanvas::paintEvent(QPaintEvent*) {
     p.restore();
     p.setPen(palette().color(QPalette::Text));
     p.drawRect(bar);
-    p.drawText(QPointF(bar.right() + 0.3 * fm.height(), bar.top() + fm.ascent() / 2), bar_high_);
-    p.drawText(QPointF(bar.right() + 0.3 * fm.height(), bar.bottom() + fm.ascent() / 2), bar_low_);
+    p.drawText(QPointF(bar.right() + 0.3 * fm.height(), bar.top() + fm.ascent() / 2.0), bar_high_);
+    p.drawText(QPointF(bar.right() + 0.3 * fm.height(), bar.bottom() + fm.ascent() / 2.0),
+               bar_low_);
   }
 }
 

@@ -137,6 +137,7 @@ void MainWindow::build_central() {
 void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open_dialog);
+  file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
   file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::save_as_dialog);
   file->addAction(tr("&Clear"), this, &MainWindow::clear_settings);
   recent_menu_ = file->addMenu(tr("Recent &Files"));
@@ -290,12 +291,31 @@ void MainWindow::save_as_dialog() {
       this, tr("Save settings as"),
       model_->ini_path().isEmpty() ? QDir::currentPath() + "/" + app_ + ".ini" : model_->ini_path(),
       tr("Settings files (*.ini)"));
-  if (path.isEmpty()) return;
-  if (model_->save_as(path)) {
+  if (!path.isEmpty()) save_as(path);
+}
+
+bool MainWindow::save_as(const QString& path) {
+  if (!model_->has_schema()) return false;
+  const bool ok = model_->save_as(path);
+  if (ok) {
     add_recent(model_->ini_path());
-    show_message(tr("Saved %1").arg(path));
+    show_message(tr("Saved %1").arg(model_->ini_path()));
   }
   update_title();
+  return ok;
+}
+
+bool MainWindow::save() {
+  if (!model_->has_schema()) return false;
+  if (model_->ini_path().isEmpty()) {
+    if (interactive_) save_as_dialog();
+    if (model_->ini_path().isEmpty()) {
+      show_message(tr("No settings file is open: use Save As."), !interactive_);
+      return false;
+    }
+    return true;
+  }
+  return save_as(model_->ini_path());
 }
 
 void MainWindow::clear_settings() {
@@ -354,7 +374,7 @@ void MainWindow::update_recent_menu() {
   recent_menu_->clear();
   const QStringList files = QSettings().value("recent_files").toStringList();
   for (int i = 0; i < files.size(); ++i) {
-    const QString path = files[i];
+    const QString& path = files[i];
     recent_menu_->addAction(QString("&%1 %2").arg((i + 1) % 10).arg(path), this,
                             [this, path] { open_settings(path); });
   }

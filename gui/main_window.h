@@ -1,8 +1,8 @@
 // MainWindow: fringe's desktop application (OSKAR's GUI, oskar-compat.md section 7, plus
 // validation and results). App selector, Run button and working folder at the top; the
 // settings tree with its search filter on the left; results (outputs, station layout, uv
-// coverage, FITS image) on the right; validation problems below. Menus: File (open, save as,
-// clear, recent files, open MS / FITS, app location, exit), View, Run, Help.
+// coverage, FITS image) on the right; validation problems below. Menus: File (open, save,
+// save as, clear, recent files, open MS / FITS, app location, exit), View, Run, Help.
 #pragma once
 
 #include <QMainWindow>
@@ -43,6 +43,11 @@ class MainWindow : public QMainWindow {
   bool select_app(const QString& app);
   // Opens an INI file (switching to the app its [General] app= names).
   bool open_settings(const QString& path);
+  // File > Save: writes every value to the open file (asks for a name when none is open;
+  // edits are written through anyway). File > Save As without the dialog: the file becomes
+  // the write-through target. False (and a message) on failure.
+  bool save();
+  bool save_as(const QString& path);
   // Validates, then runs the current app on the current INI file in a RunDialog.
   bool run();
   // Validates the settings and shows the problems; returns the number of errors.
@@ -54,6 +59,8 @@ class MainWindow : public QMainWindow {
   ValidationPanel* validation() const { return validation_; }
   RunDialog* run_dialog() const { return run_dialog_; }
   QString current_app() const { return app_; }
+  QComboBox* app_selector() const { return app_combo_; }
+  QMenu* recent_menu() const { return recent_menu_; }  // File > Recent Files
 
  signals:
   void run_finished(fringe::gui::RunDialog::Outcome outcome, int exit_code);

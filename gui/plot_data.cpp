@@ -48,7 +48,7 @@ UvCoverage load_uv_coverage(const QString& ms_path, std::size_t max_rows) {
     const auto a2 = ms.read_antenna2();
     const std::size_t stride = std::max<std::size_t>(1, (out.num_rows + max_rows - 1) / max_rows);
     out.thinned = stride > 1;
-    out.uv.reserve(static_cast<qsizetype>(2 * (out.num_rows / stride + 1)));
+    out.uv.reserve(2 * static_cast<qsizetype>(out.num_rows / stride + 1));
     for (std::size_t r = 0; r < out.num_rows; r += stride) {
       if (a1[r] == a2[r]) continue;  // autocorrelations sit at the origin
       out.uv.append(QPointF(uvw[r][0], uvw[r][1]));

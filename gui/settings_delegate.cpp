@@ -90,22 +90,14 @@ QWidget* SettingsDelegate::createEditor(QWidget* parent, const QStyleOptionViewI
       return spin;
     }
     case fs::TypeId::IntRangeExt:
-      return new WordSpinBox(clamp_int(type.min()), clamp_int(type.max()),
-                             QString::fromStdString(type.words().front()), parent);
+      return new WordSpinBox(
+          clamp_int(type.min()), clamp_int(type.max()),
+          QString::fromStdString(type.words().front()),
+          type.words().size() > 1 ? QString::fromStdString(type.words()[1]) : QString(), parent);
     case fs::TypeId::RandomSeed:
-      return new WordSpinBox(1, std::numeric_limits<int>::max(), "time", parent);
-    case fs::TypeId::DoubleRangeExt: {
-      auto* combo = new QComboBox(parent);
-      combo->setEditable(true);
-      combo->setInsertPolicy(QComboBox::NoInsert);
-      for (const auto& w : type.words()) {
-        if (combo->findText(QString::fromStdString(w)) < 0)
-          combo->addItem(QString::fromStdString(w));
-      }
-      combo->setValidator(new SettingValidator(type, combo));
-      combo->lineEdit()->setPlaceholderText(QString::fromStdString(type.expected()));
-      return combo;
-    }
+      return new WordSpinBox(1, std::numeric_limits<int>::max(), "time", {}, parent);
+    case fs::TypeId::DoubleRangeExt:
+      return new WordDoubleSpinBox(type, parent);
     case fs::TypeId::InputFile:
     case fs::TypeId::InputFileList:
     case fs::TypeId::InputDirectory:
@@ -137,15 +129,12 @@ void SettingsDelegate::setEditorData(QWidget* editor, const QModelIndex& index) 
   const QString value = index.data(Qt::EditRole).toString();
   if (auto* spin = qobject_cast<WordSpinBox*>(editor)) {
     spin->set_text_value(value);
+  } else if (auto* dspin = qobject_cast<WordDoubleSpinBox*>(editor)) {
+    dspin->set_text_value(value);
   } else if (auto* spin = qobject_cast<QSpinBox*>(editor)) {
     spin->setValue(value.toInt());
   } else if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-    if (combo->isEditable()) {
-      combo->setEditText(value);
-    } else {
-      const int i = combo->findText(value, Qt::MatchFixedString);
-      combo->setCurrentIndex(i);
-    }
+    combo->setCurrentIndex(combo->findText(value, Qt::MatchFixedString));
   } else if (auto* path = qobject_cast<PathEdit*>(editor)) {
     path->set_text(value);
   } else if (auto* line = qobject_cast<QLineEdit*>(editor)) {
@@ -155,6 +144,7 @@ void SettingsDelegate::setEditorData(QWidget* editor, const QModelIndex& index) 
 
 QString SettingsDelegate::editor_text(QWidget* editor) {
   if (auto* spin = qobject_cast<WordSpinBox*>(editor)) return spin->text_value();
+  if (auto* dspin = qobject_cast<WordDoubleSpinBox*>(editor)) return dspin->text_value();
   if (auto* spin = qobject_cast<QSpinBox*>(editor)) return QString::number(spin->value());
   if (auto* combo = qobject_cast<QComboBox*>(editor)) return combo->currentText();
   if (auto* path = qobject_cast<PathEdit*>(editor)) return path->text();

@@ -2,8 +2,8 @@
 //   Bool                         check box (the model's check state; no editor)
 //   OptionList                   combo box (unsupported options disabled)
 //   Int, UnsignedInt, IntPositive, IntRange      spin box over the type's range
-//   IntRangeExt, RandomSeed      spin box whose lowest step is the special word
-//   DoubleRangeExt               editable combo box listing the special words
+//   IntRangeExt, RandomSeed      spin box whose lowest (and highest) step is a special word
+//   DoubleRangeExt               spin box of numbers as typed between its words (min/max/auto)
 //   InputFile(List), InputDirectory, OutputFile  line edit + file or folder dialog
 //   everything else (numbers, lists, DateTime, Time, String)  line edit validated by the type
 // An edit that the type rejects is not written to the model; rejected() says why.

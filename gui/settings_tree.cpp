@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QMenu>
+#include <memory>
 
 #include "gui/settings_delegate.h"
 #include "gui/settings_filter.h"
@@ -57,27 +58,36 @@ void SettingsTree::keyPressEvent(QKeyEvent* event) {
   QTreeView::keyPressEvent(event);
 }
 
-void SettingsTree::contextMenuEvent(QContextMenuEvent* event) {
-  const QModelIndex proxy_index = indexAt(event->pos());
-  if (!proxy_index.isValid()) return;
-  const QModelIndex source = filter_->mapToSource(proxy_index.siblingAtColumn(0));
+QMenu* SettingsTree::make_context_menu(const QModelIndex& proxy_index, QWidget* parent) {
+  const QModelIndex label = proxy_index.siblingAtColumn(0);
+  const QModelIndex source = filter_->mapToSource(label);
   const bool is_setting = source.data(SettingsModel::IsSettingRole).toBool();
   const QString key = source.data(SettingsModel::KeyRole).toString();
-  QMenu menu(this);
-  QAction* reset = menu.addAction(is_setting ? tr("Reset") : tr("Reset Group"));
-  QAction* copy = menu.addAction(tr("Copy Setting Key"));
-  menu.addSeparator();
-  QAction* expand = menu.addAction(tr("Expand All Below"));
-  expand->setEnabled(!is_setting);
-  QAction* chosen = menu.exec(event->globalPos());
-  if (chosen == reset) {
-    model_->reset(source);
-  } else if (chosen == copy) {
+  const QPersistentModelIndex target(source), row(label);
+  auto* menu = new QMenu(parent);
+  menu->addAction(is_setting ? tr("Reset") : tr("Reset Group"), this,
+                  [this, target] { model_->reset(target); });
+  menu->addAction(tr("Copy Setting Key"), this, [this, key] {
     QGuiApplication::clipboard()->setText(key);
     emit message(tr("Copied '%1'").arg(key));
-  } else if (chosen == expand) {
-    expandRecursively(proxy_index.siblingAtColumn(0));
-  }
+  });
+  menu->addSeparator();
+  QAction* expand = menu->addAction(tr("Expand All Below"), this, [this, row] {
+    if (row.isValid()) expandRecursively(row);
+  });
+  expand->setEnabled(!is_setting);
+  return menu;
+}
+
+void SettingsTree::contextMenuEvent(QContextMenuEvent* event) {
+  // From the keyboard (Menu key, Shift+F10) the menu is for the current row.
+  const bool keyboard = event->reason() == QContextMenuEvent::Keyboard;
+  const QModelIndex proxy_index = keyboard ? currentIndex() : indexAt(event->pos());
+  if (!proxy_index.isValid()) return;
+  const QPoint at =
+      keyboard ? viewport()->mapToGlobal(visualRect(proxy_index).center()) : event->globalPos();
+  const std::unique_ptr<QMenu> menu(make_context_menu(proxy_index, this));
+  menu->exec(at);
 }
 
 void SettingsTree::select_key(const QString& key) {

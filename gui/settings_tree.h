@@ -1,9 +1,12 @@
 // SettingsTree: the tree view of the settings (through SettingsFilter over SettingsModel).
-// Editing always happens in the value column; Space toggles a check box; the context menu
-// offers Reset (a setting), Reset Group (a group) and Copy Setting Key.
+// Editing always happens in the value column; Space toggles a check box; F2 (or typing)
+// edits; arrows move and Left/Right collapse and expand. The context menu offers Reset (a
+// setting), Reset Group (a group), Copy Setting Key and Expand All Below.
 #pragma once
 
 #include <QTreeView>
+
+class QMenu;
 
 namespace fringe::gui {
 
@@ -21,6 +24,8 @@ class SettingsTree : public QTreeView {
   void show_first_level();
   // Source-model index of the current row (column 0).
   QModelIndex current_source_index() const;
+  // The context menu of the row at proxy_index (actions named as in OSKAR), owned by parent.
+  QMenu* make_context_menu(const QModelIndex& proxy_index, QWidget* parent);
 
  signals:
   void message(const QString& text);  // status-bar feedback

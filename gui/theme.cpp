@@ -1,8 +1,11 @@
 #include "gui/theme.h"
 
 #include <QApplication>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
+#include <memory>
 
 namespace fringe::gui {
 
@@ -18,8 +21,38 @@ bool palette_is_dark(const QPalette& palette) {
   return palette.color(QPalette::Window).lightness() < 128;
 }
 
+namespace {
+
+// Fusion draws a check box's frame in the window colour darkened, which vanishes against a
+// dark base: with a dark palette the frame is drawn in a mid grey instead, so unchecked boxes
+// (settings tree, run dialog) stay visible.
+class VisibleCheckStyle : public QProxyStyle {
+ public:
+  using QProxyStyle::QProxyStyle;
+  void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                     const QWidget* widget) const override {
+    if ((element == PE_IndicatorCheckBox || element == PE_IndicatorItemViewItemCheck) &&
+        palette_is_dark(option->palette)) {
+      std::unique_ptr<QStyleOption> copy;
+      if (auto* view = qstyleoption_cast<const QStyleOptionViewItem*>(option))
+        copy = std::make_unique<QStyleOptionViewItem>(*view);
+      else if (auto* button = qstyleoption_cast<const QStyleOptionButton*>(option))
+        copy = std::make_unique<QStyleOptionButton>(*button);
+      else
+        copy = std::make_unique<QStyleOption>(*option);
+      copy->palette.setColor(QPalette::Window, QColor(0xa0, 0xa0, 0xa0));
+      QProxyStyle::drawPrimitive(element, copy.get(), painter, widget);
+      return;
+    }
+    QProxyStyle::drawPrimitive(element, option, painter, widget);
+  }
+};
+
+}  // namespace
+
 void apply_theme(bool dark) {
-  QApplication::setStyle(QStyleFactory::create("Fusion"));
+  // QApplication takes ownership of the style.
+  QApplication::setStyle(new VisibleCheckStyle(QStyleFactory::create("Fusion")));
   if (!dark) {
     QApplication::setPalette(QApplication::style()->standardPalette());
     return;

@@ -2,7 +2,9 @@
 //  - SettingValidator: a QValidator that accepts what the setting's type accepts
 //    (fringe::settings::SettingType::normalise), for lists, date-times, times and numbers;
 //  - WordSpinBox: an integer spin box whose lowest step is a special word ("auto", "all",
-//    "time"): IntRangeExt and RandomSeed;
+//    "time") and, with a second word, whose highest step is another: IntRangeExt, RandomSeed;
+//  - WordDoubleSpinBox: a spin box of numbers as typed (so "150e6" stays) between the
+//    special words of a DoubleRangeExt ("min" below the range, "max" above it, or "auto");
 //  - PathEdit: a line edit with a "..." button opening a file or folder dialog.
 #pragma once
 
@@ -37,13 +39,40 @@ class WordSpinBox : public QSpinBox {
   Q_OBJECT
 
  public:
-  // Integers in [min, max], plus `word` shown at the value min - 1.
-  WordSpinBox(int min, int max, const QString& word, QWidget* parent = nullptr);
-  void set_text_value(const QString& text);  // the word or an integer
-  QString text_value() const;                // the word or the integer as text
+  // Integers in [min, max], plus `word` shown at the value min - 1 and, when given,
+  // `high_word` at max + 1 (OSKAR's IntRangeExt "min,max,smin,smax").
+  WordSpinBox(int min, int max, const QString& word, const QString& high_word = {},
+              QWidget* parent = nullptr);
+  void set_text_value(const QString& text);  // a word or an integer
+  QString text_value() const;                // a word or the integer as text
+  QValidator::State validate(QString& text, int& pos) const override;
+
+ protected:
+  QString textFromValue(int value) const override;
+  int valueFromText(const QString& text) const override;
 
  private:
-  QString word_;
+  QString word_, high_word_;
+};
+
+class WordDoubleSpinBox : public QAbstractSpinBox {
+  Q_OBJECT
+
+ public:
+  // type must be a DoubleRangeExt: its range and words (first word below, second above).
+  explicit WordDoubleSpinBox(fringe::settings::SettingType type, QWidget* parent = nullptr);
+  void set_text_value(const QString& text);
+  QString text_value() const;  // a word as declared, or the number as typed
+  double step() const { return 1.0; }
+
+  void stepBy(int steps) override;
+  QValidator::State validate(QString& text, int& pos) const override;
+  StepEnabled stepEnabled() const override;
+
+ private:
+  QString low_word() const;
+  QString high_word() const;  // "" when the type has one word
+  fringe::settings::SettingType type_;
 };
 
 class PathEdit : public QWidget {

@@ -38,7 +38,7 @@ grep -q "Finished successfully" "$log" || fail "the run log does not say the run
 grep -q "Settings are valid" "$log" || fail "$app's output is missing from the log"
 shots="$png ${png%.png}-run.png"
 # When the app wrote a Measurement Set, the GUI must have shown its uv coverage too.
-if ls -d "$run_dir"/*.ms "$run_dir"/*.MS >/dev/null 2>&1; then
+if ls -d "$run_dir"/*.[mM][sS] >/dev/null 2>&1; then
   shots="$shots ${png%.png}-uv.png"
 fi
 # When the app wrote FITS images, the GUI must have shown one.

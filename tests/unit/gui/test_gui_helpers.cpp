@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -68,7 +69,7 @@ FitsWcs wcs_at(double ra0, double dec0, const char* proj, double cdelt) {
   w.ctype[0] = QString("RA---") + proj;
   w.ctype[1] = QString("DEC--") + proj;
   w.projection = proj;
-  w.celestial = true;
+  w.frame = SkyFrame::Equatorial;
   w.crval[0] = ra0;
   w.crval[1] = dec0;
   w.crpix[0] = w.crpix[1] = 1;  // pixel (0, 0) is the reference
@@ -134,17 +135,17 @@ class TestGuiHelpers : public QObject {
     // The reference pixel (FITS 3, 2 = 0-based 2, 1) is at CRVAL.
     auto c = pixel_to_sky(img.wcs, 2, 1);
     QVERIFY(c);
-    QVERIFY(std::abs(c->ra_deg - 60) < 1e-12);
-    QVERIFY(std::abs(c->dec_deg + 30) < 1e-12);
+    QVERIFY(std::abs(c->lon_deg - 60) < 1e-12);
+    QVERIFY(std::abs(c->lat_deg + 30) < 1e-12);
     // Along the Dec axis through the reference (l = 0): dec = dec0 + asin(m), RA unchanged.
     for (int k : {-1, 1, 2}) {
       auto s = pixel_to_sky(img.wcs, 2, 1 + k);
       const double m = k * 0.5 * kDeg;
-      QVERIFY(std::abs(s->dec_deg - (-30.0 + std::asin(m) / kDeg)) < 1e-10);
-      QVERIFY(std::abs(s->ra_deg - 60.0) < 1e-10);
+      QVERIFY(std::abs(s->lat_deg - (-30.0 + std::asin(m) / kDeg)) < 1e-10);
+      QVERIFY(std::abs(s->lon_deg - 60.0) < 1e-10);
     }
     // RA increases to the left (CDELT1 < 0).
-    QVERIFY(pixel_to_sky(img.wcs, 1, 1)->ra_deg > 60.0);
+    QVERIFY(pixel_to_sky(img.wcs, 1, 1)->lon_deg > 60.0);
   }
 
   void sin_and_tan_closed_forms() {
@@ -154,15 +155,15 @@ class TestGuiHelpers : public QObject {
       const double x = -2.0 * k * kDeg;  // intermediate coordinate (rad), CD1_1 < 0
       const auto s = pixel_to_sky(sin, k, 0);
       const auto t = pixel_to_sky(tan, k, 0);
-      QVERIFY(angle_diff(s->ra_deg, 10.0 + std::asin(x) / kDeg) < 1e-10);
-      QVERIFY(angle_diff(t->ra_deg, 10.0 + std::atan(x) / kDeg) < 1e-10);
-      QVERIFY(std::abs(s->dec_deg) < 1e-10);
-      QVERIFY(std::abs(t->dec_deg) < 1e-10);
+      QVERIFY(angle_diff(s->lon_deg, 10.0 + std::asin(x) / kDeg) < 1e-10);
+      QVERIFY(angle_diff(t->lon_deg, 10.0 + std::atan(x) / kDeg) < 1e-10);
+      QVERIFY(std::abs(s->lat_deg) < 1e-10);
+      QVERIFY(std::abs(t->lat_deg) < 1e-10);
     }
     // At the pole, an offset m along Dec (l = 0): dec = asin(n) = 90 - asin(m).
     const FitsWcs pole = wcs_at(0, 90, "SIN", 1.0);
     const auto p = pixel_to_sky(pole, 0, 10);
-    QVERIFY(std::abs(p->dec_deg - (90.0 - std::asin(10 * kDeg) / kDeg)) < 1e-9);
+    QVERIFY(std::abs(p->lat_deg - (90.0 - std::asin(10 * kDeg) / kDeg)) < 1e-9);
     // Beyond l^2 + m^2 = 1 there is no sky in SIN; unsupported projections give nothing.
     QVERIFY(!pixel_to_sky(sin, 40, 0));
     QVERIFY(!pixel_to_sky(wcs_at(0, 0, "CAR", 1.0), 1, 1));
@@ -177,6 +178,7 @@ class TestGuiHelpers : public QObject {
     struct Case {
       const char* name;
       QList<QPair<QByteArray, double>> keys;
+      QList<QPair<QByteArray, QByteArray>> strings;
     };
     const Case cases[] = {
         {"crota",
@@ -192,6 +194,22 @@ class TestGuiHelpers : public QObject {
           {"CD1_2", 0.005},
           {"CD2_1", 0.004},
           {"CD2_2", 0.015}}},
+        // sim_beam_pattern's Horizon frame (OSKAR's): azimuth and elevation about the zenith.
+        {"horizon",
+         {{"CRPIX1", 33.0},
+          {"CRPIX2", 33.0},
+          {"CRVAL1", 0.0},
+          {"CRVAL2", 90.0},
+          {"CDELT1", std::asin(2.0 / 64.0) / kDeg},
+          {"CDELT2", std::asin(2.0 / 64.0) / kDeg},
+          {"LONPOLE", 0.0},
+          {"LATPOLE", 90.0}},
+         {{"CTYPE1", "HOLN-SIN"}, {"CTYPE2", "HOLT-SIN"}}},
+        // A pole-centred RA/Dec image without LONPOLE (default 0 there) and a TAN one.
+        {"pole", {{"CRVAL2", 90.0}, {"CDELT1", -0.3}, {"CDELT2", 0.3}}},
+        {"tan",
+         {{"CRVAL2", -60.0}, {"CDELT1", -0.4}, {"CDELT2", 0.4}},
+         {{"CTYPE1", "RA---TAN"}, {"CTYPE2", "DEC--TAN"}}},
     };
     for (const auto& c : cases) {
       const QString path = dir.filePath(QString(c.name) + ".fits");
@@ -202,13 +220,15 @@ class TestGuiHelpers : public QObject {
       double crval2 = 52.5;
       fits_update_key(f, TDOUBLE, "CRVAL2", &crval2, nullptr, &status);
       for (auto [k, v] : c.keys) fits_update_key(f, TDOUBLE, k.constData(), &v, nullptr, &status);
+      for (auto [k, v] : c.strings)
+        fits_update_key(f, TSTRING, k.constData(), v.data(), nullptr, &status);
       fits_close_file(f, &status);
       QCOMPARE(status, 0);
       const FitsImage img = load_fits_image(path);
       const QString script = QString(
                                  "from astropy.io import fits\nfrom astropy.wcs import WCS\n"
                                  "w = WCS(fits.getheader('%1'), naxis=2)\n"
-                                 "for x, y in [(0,0),(4,3),(-50,80),(120,-40)]:\n"
+                                 "for x, y in [(0,0),(4,3),(-50,80),(120,-40),(40,21)]:\n"
                                  "    r, d = w.all_pix2world([[x, y]], 0)[0]\n"
                                  "    print('%.12f %.12f' % (r, d))\n")
                                  .arg(path);
@@ -217,23 +237,92 @@ class TestGuiHelpers : public QObject {
       QVERIFY(py.waitForFinished(60000));
       const QStringList lines =
           QString::fromUtf8(py.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
-      QCOMPARE(lines.size(), 4);
-      const int px[4][2] = {{0, 0}, {4, 3}, {-50, 80}, {120, -40}};
-      for (int i = 0; i < 4; ++i) {
+      QCOMPARE(lines.size(), 5);
+      const int px[5][2] = {{0, 0}, {4, 3}, {-50, 80}, {120, -40}, {40, 21}};
+      for (int i = 0; i < 5; ++i) {
         const auto ours = pixel_to_sky(img.wcs, px[i][0], px[i][1]);
-        QVERIFY(ours);
         const double ra = lines[i].section(' ', 0, 0).toDouble();
         const double dec = lines[i].section(' ', 1, 1).toDouble();
-        QVERIFY2(angle_diff(ours->ra_deg, ra) < 1e-9 && std::abs(ours->dec_deg - dec) < 1e-9,
+        // Off the sky (outside the SIN circle) for both, or on it for both.
+        QCOMPARE(bool(ours), !std::isnan(ra));
+        if (!ours) continue;
+        QVERIFY2(angle_diff(ours->lon_deg, ra) < 1e-9 && std::abs(ours->lat_deg - dec) < 1e-9,
                  qPrintable(QString("%1 pixel %2: ours %3 %4, astropy %5 %6")
                                 .arg(c.name)
                                 .arg(i)
-                                .arg(ours->ra_deg, 0, 'f', 12)
-                                .arg(ours->dec_deg, 0, 'f', 12)
+                                .arg(ours->lon_deg, 0, 'f', 12)
+                                .arg(ours->lat_deg, 0, 'f', 12)
                                 .arg(ra, 0, 'f', 12)
                                 .arg(dec, 0, 'f', 12)));
       }
     }
+  }
+
+  void horizon_frame_is_azimuth_elevation() {
+    // sim_beam_pattern's Horizon-frame image (docs/beam_pattern.md): pixel (i, j) has
+    // l = -(i - W/2) c (East), m = (j - H/2) c (North); az = atan2(l, m), el = acos(|(l, m)|).
+    QTemporaryDir dir;
+    const QString path = dir.filePath("horizon.fits");
+    write_fits(path, 64, 64, 1);
+    int status = 0;
+    fitsfile* f = nullptr;
+    fits_open_file(&f, path.toLocal8Bit().constData(), READWRITE, &status);
+    const double c = std::asin(2.0 / 64.0);
+    for (auto [k, v] : QList<QPair<const char*, double>>{{"CRPIX1", 33},
+                                                         {"CRPIX2", 33},
+                                                         {"CRVAL1", 0},
+                                                         {"CRVAL2", 90},
+                                                         {"CDELT1", c / kDeg},
+                                                         {"CDELT2", c / kDeg},
+                                                         {"LONPOLE", 0},
+                                                         {"LATPOLE", 90}})
+      fits_update_key(f, TDOUBLE, k, &v, nullptr, &status);
+    char lon[] = "HOLN-SIN", lat[] = "HOLT-SIN";
+    fits_update_key(f, TSTRING, "CTYPE1", lon, nullptr, &status);
+    fits_update_key(f, TSTRING, "CTYPE2", lat, nullptr, &status);
+    fits_close_file(f, &status);
+    QCOMPARE(status, 0);
+    const FitsImage img = load_fits_image(path);
+    QCOMPARE(img.wcs.frame, SkyFrame::Horizon);
+    QVERIFY(img.wcs.supported());
+    QCOMPARE(img.wcs.lon_name(), QString("Az"));
+    QCOMPARE(img.wcs.lat_name(), QString("El"));
+    for (auto [i, j] : QList<QPair<int, int>>{{32, 50}, {10, 32}, {50, 32}, {32, 5}, {45, 12}}) {
+      const double l = -(i - 32) * c, m = (j - 32) * c;
+      double az = std::atan2(l, m) / kDeg;
+      if (az < 0) az += 360.0;
+      const double el = std::acos(std::hypot(l, m)) / kDeg;
+      const auto s = pixel_to_sky(img.wcs, i, j);
+      QVERIFY(s);
+      QVERIFY2(angle_diff(s->lon_deg, az) < 1e-9 && std::abs(s->lat_deg - el) < 1e-9,
+               qPrintable(QString("pixel %1 %2: az %3 el %4, expected %5 %6")
+                              .arg(i)
+                              .arg(j)
+                              .arg(s->lon_deg)
+                              .arg(s->lat_deg)
+                              .arg(az)
+                              .arg(el)));
+    }
+    // North is up, East to the left (docs/beam_pattern.md).
+    QVERIFY(angle_diff(pixel_to_sky(img.wcs, 32, 50)->lon_deg, 0.0) < 1e-9);
+    QVERIFY(angle_diff(pixel_to_sky(img.wcs, 10, 32)->lon_deg, 90.0) < 1e-9);
+    QVERIFY(angle_diff(pixel_to_sky(img.wcs, 50, 32)->lon_deg, 270.0) < 1e-9);
+    QVERIFY(!pixel_to_sky(img.wcs, 0, 0));  // a corner: outside the hemisphere
+    // The viewer's status line names azimuth and elevation, and still gives pixel and value.
+    FitsViewer viewer;
+    QSignalSpy loaded(&viewer, &FitsViewer::loaded);
+    viewer.open(path);
+    QVERIFY(loaded.wait(10000));
+    const QString text = viewer.describe(10, 32);
+    QVERIFY2(text.contains("Az 90.0000") && text.contains("El ") &&
+                 text.contains("pixel (11, 33)") && text.contains("value 330"),
+             qPrintable(text));
+    QVERIFY(viewer.describe(0, 0).contains("outside the projection"));
+    QVERIFY2(viewer.title().contains("Horizon frame: azimuth (Az"), qPrintable(viewer.title()));
+    // An image without a celestial WCS still shows pixel and value.
+    FitsImage plain;
+    plain.wcs.ctype[0] = "X";
+    QVERIFY(!pixel_to_sky(plain.wcs, 1, 1));
   }
 
   void sexagesimal() {

@@ -1,7 +1,7 @@
 // Qt Test unit tests of RunDialog with /bin/sh as the child: live log with merged stderr,
 // progress parsed from "NN%" lines, exit status shown, Cancel stopping the child with SIGTERM
-// (and killing one that ignores it), a program that does not start, and that start() returns
-// at once (the GUI's event loop keeps running during a run).
+// (and killing one that ignores it), a program that does not start, the auto-close option,
+// and that start() returns at once (the GUI's event loop keeps running during a run).
 #include <QElapsedTimer>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -32,6 +32,22 @@ class TestRunDialog : public QObject {
     QCOMPARE(bar->value(), 100);
     QVERIFY(d.log_text().contains("predict: 60%"));
     QVERIFY(d.log_text().contains("exit code 0"));
+  }
+
+  void auto_close_only_after_success() {
+    // "Close this window when the run succeeds": a success closes it, a failure leaves it.
+    RunDialog d;
+    d.set_auto_close(true);
+    QSignalSpy done(&d, &RunDialog::finished_run);
+    d.show();
+    QVERIFY(d.start("/bin/sh", {"-c", "echo 'stage: 100%'"}, "/"));
+    QVERIFY(done.wait(10000));
+    QTRY_VERIFY(!d.isVisible());
+    d.show();
+    QVERIFY(d.start("/bin/sh", {"-c", "exit 1"}, "/"));
+    QVERIFY(done.wait(10000));
+    QTest::qWait(50);
+    QVERIFY(d.isVisible());
   }
 
   void failure_shows_exit_code_and_stderr() {

@@ -1,13 +1,20 @@
 // Qt Test unit tests of the per-type editors (SettingsDelegate, SettingValidator,
-// WordSpinBox, PathEdit): the right widget for each type, its range or options, type
-// validation of typed text, and that a rejected value never reaches the settings.
+// WordSpinBox, WordDoubleSpinBox, PathEdit): the right widget for each type, its range or options,
+// type validation of typed text, and that a rejected value never reaches the settings.
+#include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStyleOptionViewItem>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QToolButton>
 #include <memory>
 
 #include "gui/settings_delegate.h"
@@ -19,6 +26,7 @@ using fringe::gui::PathEdit;
 using fringe::gui::SettingsDelegate;
 using fringe::gui::SettingsModel;
 using fringe::gui::SettingValidator;
+using fringe::gui::WordDoubleSpinBox;
 using fringe::gui::WordSpinBox;
 namespace fs = fringe::settings;
 
@@ -78,10 +86,8 @@ class TestSettingsEditors : public QObject {
     auto* seed = qobject_cast<WordSpinBox*>(editor("noise/seed"));
     QVERIFY(seed);
     QCOMPARE(seed->specialValueText(), QString("time"));
-    // DoubleRangeExt: an editable combo listing the words.
-    auto* words = qobject_cast<QComboBox*>(editor("beam/limit"));
-    QVERIFY(words && words->isEditable());
-    QCOMPARE(words->count(), 2);
+    // DoubleRangeExt: a spin box between its words ("min" below the range, "max" above).
+    QVERIFY(qobject_cast<WordDoubleSpinBox*>(editor("beam/limit")));
     // Files: a path editor; typed text (lists, times, dates, numbers): validated line edits.
     QVERIFY(qobject_cast<PathEdit*>(editor("noise/rms_file")));
     QVERIFY(qobject_cast<PathEdit*>(editor("beam/out")));
@@ -137,6 +143,97 @@ class TestSettingsEditors : public QObject {
     QCOMPARE(box.text_value(), QString("auto"));
   }
 
+  void word_spin_box_with_two_words() {
+    // OSKAR's IntRangeExt "min,max,smin,smax": one word below the range, one above.
+    WordSpinBox box(0, 10, "min", "max");
+    QCOMPARE(box.minimum(), -1);
+    QCOMPARE(box.maximum(), 11);
+    box.set_text_value("MAX");
+    QCOMPARE(box.text_value(), QString("max"));
+    QCOMPARE(box.text(), QString("max"));
+    box.stepBy(-1);
+    QCOMPARE(box.text_value(), QString("10"));
+    box.set_text_value("min");
+    QCOMPARE(box.text(), QString("min"));
+    QString typed = "ma";
+    int pos = 2;
+    QCOMPARE(box.validate(typed, pos), QValidator::Intermediate);
+    typed = "max";
+    QCOMPARE(box.validate(typed, pos), QValidator::Acceptable);
+  }
+
+  void word_double_spin_box() {
+    using S = QValidator;
+    // Finite range with min/max words: the arrows walk min -> -10 .. 10 -> max.
+    WordDoubleSpinBox box(fs::SettingType::make("DoubleRangeExt", "-10,10,min,max"));
+    box.set_text_value("MIN");
+    QCOMPARE(box.text_value(), QString("min"));
+    QCOMPARE(box.stepEnabled(), QAbstractSpinBox::StepUpEnabled);
+    box.stepBy(1);
+    QCOMPARE(box.text_value(), QString("-10"));
+    box.stepBy(-1);
+    QCOMPARE(box.text_value(), QString("min"));
+    box.set_text_value("9.5");
+    box.stepBy(1);
+    QCOMPARE(box.text_value(), QString("max"));
+    QCOMPARE(box.stepEnabled(), QAbstractSpinBox::StepDownEnabled);
+    box.stepBy(-2);
+    QCOMPARE(box.text_value(), QString("9"));
+    // Numbers stay as typed; typed text is validated by the type.
+    box.set_text_value("2.5e0");
+    QCOMPARE(box.text_value(), QString("2.5e0"));
+    int pos = 0;
+    for (auto [text, state] : QList<QPair<QString, S::State>>{{"max", S::Acceptable},
+                                                              {"Ma", S::Intermediate},
+                                                              {"-3.5", S::Acceptable},
+                                                              {"11", S::Intermediate},
+                                                              {"1e", S::Intermediate},
+                                                              {"x", S::Intermediate}}) {
+      QString t = text;
+      QCOMPARE(box.validate(t, pos), state);
+    }
+    // Unbounded (OSKAR's -MAX,MAX,min,max): from a word the arrows go to 0.
+    WordDoubleSpinBox open(fs::SettingType::make("DoubleRangeExt", "-MAX,MAX,min,max"));
+    open.set_text_value("max");
+    open.stepBy(-1);
+    QCOMPARE(open.text_value(), QString("0"));
+    // One word ("auto" below 0,MAX): no word above the range.
+    WordDoubleSpinBox one(fs::SettingType::make("DoubleRangeExt", "0,MAX,auto"));
+    one.set_text_value("0");
+    one.stepBy(-1);
+    QCOMPARE(one.text_value(), QString("auto"));
+    one.stepBy(3);
+    QCOMPARE(one.text_value(), QString("2"));
+  }
+
+  void path_edit_pickers() {
+    // The "..." button opens a file (or folder) dialog; a path under the settings file's
+    // folder is stored relative to it. Qt's own dialog (offscreen) is answered from a timer.
+    QTemporaryDir base;
+    QVERIFY(QDir(base.path()).mkpath("models/vla.tm"));
+    QFile sky(base.filePath("models/sky.osm"));
+    QVERIFY(sky.open(QIODevice::WriteOnly));
+    sky.close();
+    auto pick = [](PathEdit& edit, const QString& answer) {
+      QTimer::singleShot(0, [answer] {
+        QTRY_VERIFY(qobject_cast<QFileDialog*>(QApplication::activeModalWidget()));
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        dialog->setOption(QFileDialog::DontUseNativeDialog);
+        dialog->selectFile(answer);
+        QMetaObject::invokeMethod(dialog, "accept");
+      });
+      QSignalSpy chosen(&edit, &PathEdit::chosen);
+      edit.findChild<QToolButton*>()->click();
+      return chosen.count() == 1;
+    };
+    PathEdit file(PathEdit::Mode::OpenFile, base.path());
+    QVERIFY(pick(file, base.filePath("models/sky.osm")));
+    QCOMPARE(file.text(), QString("models/sky.osm"));
+    PathEdit folder(PathEdit::Mode::Directory, base.path());
+    QVERIFY(pick(folder, base.filePath("models/vla.tm")));
+    QCOMPARE(folder.text(), QString("models/vla.tm"));
+  }
+
   void rejected_text_never_reaches_settings() {
     QSignalSpy rejected(delegate_, &SettingsDelegate::rejected);
     std::unique_ptr<QWidget> e(editor("obs/start_time_utc"));
@@ -170,6 +267,17 @@ class TestSettingsEditors : public QObject {
     spin->stepBy(3);
     delegate_->setModelData(s.get(), model_, value("beam/devices"));
     QCOMPARE(value("beam/devices").data().toString(), QString("2"));
+    // DoubleRangeExt spin box: step from the word "min" into the range, then up to "max".
+    std::unique_ptr<QWidget> d(editor("beam/limit"));
+    delegate_->setEditorData(d.get(), value("beam/limit"));
+    auto* dspin = qobject_cast<WordDoubleSpinBox*>(d.get());
+    QCOMPARE(dspin->text_value(), QString("min"));
+    dspin->stepBy(1);
+    delegate_->setModelData(d.get(), model_, value("beam/limit"));
+    QCOMPARE(value("beam/limit").data().toString(), QString("-10"));
+    dspin->stepBy(100);
+    delegate_->setModelData(d.get(), model_, value("beam/limit"));
+    QCOMPARE(value("beam/limit").data().toString(), QString("max"));
     // Path editor: typed path.
     std::unique_ptr<QWidget> p(editor("beam/out"));
     qobject_cast<PathEdit*>(p.get())->set_text("out/vis.ms");
