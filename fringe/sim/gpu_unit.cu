@@ -102,6 +102,27 @@ struct GpuUnit<T>::Impl {
   DeviceBuffer<Jones<T>> jones_full;
   DeviceBuffer<Complex<T>> jones_scalar, px, py, cross, autos;
   DeviceBuffer<jones::StationBeamParams<double>> params;
+
+  // Aperture-array plans depend on the time and frequency only, not on the sky chunk: the
+  // plans of the last few (time, frequency) are kept (a unit's chunks cycle through times).
+  struct CachedPlans {
+    int time_index;
+    double freq_hz, gast_rad;
+    std::vector<jones::AaStationPlan> plans;
+  };
+  std::vector<CachedPlans> plan_cache;  // newest last, at most kPlanCache entries
+  static constexpr std::size_t kPlanCache = 16;
+
+  const std::vector<jones::AaStationPlan>& plans_for(const jones::StationJonesInput& in) {
+    for (const auto& c : plan_cache) {
+      if (c.time_index == in.time_index && c.freq_hz == in.freq_hz && c.gast_rad == in.gast_rad)
+        return c.plans;
+    }
+    if (plan_cache.size() == kPlanCache) plan_cache.erase(plan_cache.begin());
+    plan_cache.push_back(
+        {in.time_index, in.freq_hz, in.gast_rad, jones::aperture_array_plans(beam, in)});
+    return plan_cache.back().plans;
+  }
   std::size_t cross_values = 0, auto_values = 0;
 
   Impl(int dev, const jones::StationBeamConfig& b, std::size_t nst, bool is_full,
@@ -204,7 +225,7 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
   const std::size_t total = d.num_stations * d.ns;
   std::size_t off = 0;
   if (d.beam.station_type == jones::StationType::ApertureArray) {
-    const std::vector<jones::AaStationPlan> plans = jones::aperture_array_plans(d.beam, in);
+    const std::vector<jones::AaStationPlan>& plans = d.plans_for(in);
     const bool uniform = std::all_of(plans.begin(), plans.end(),
                                      [](const jones::AaStationPlan& p) { return p.uniform; });
     if (!uniform || d.beam.allow_station_beam_duplication) {

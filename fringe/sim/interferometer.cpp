@@ -201,7 +201,10 @@ class Pipeline {
       pool.run(nt * nk, [&](std::size_t item, int thread) {
         const std::size_t k = item / nt, t = item % nt;
         try {
-          omp_set_num_threads(1);  // parallelism comes from the units
+          // CPU: the parallelism comes from the units. GPU: the host work of a unit (plans,
+          // fluxes) may use this GPU's share of the cores.
+          Workspace<T>& ws = spaces[std::size_t(thread)];
+          omp_set_num_threads(gpu_of(ws) ? std::max(1, cpu_thread_count() / pool.size()) : 1);
           run_unit(block, t, k, spaces[std::size_t(thread)]);
           commit.commit(t, k, [&] { add_unit(block, t, spaces[std::size_t(thread)]); });
           progress.advance();
