@@ -116,11 +116,6 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   log.info("Settings are valid.");
   const BeamPatternConfig config = make_config(s);
   summarise(config, log);
-  if (config.use_gpus) {
-    log.warning(
-        "simulator/use_gpus is true but sim_beam_pattern has no GPU path yet: running "
-        "on the CPU");
-  }
 
   fringe::telescope::TelescopeModel tel;
   try {

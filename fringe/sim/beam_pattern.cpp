@@ -17,6 +17,11 @@
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/jones/aperture_array.h"
+#include "fringe/jones/aperture_array_plans.h"
+#ifdef FRINGE_HAVE_CUDA
+#include "fringe/jones/aperture_array_cuda.h"
+#include "fringe/sim/gpu_unit.h"
+#endif
 #include "fringe/jones/pointing_file.h"
 #include "fringe/jones/station_jones.h"
 #include "fringe/sim/beam_pattern_grid.h"
@@ -72,7 +77,28 @@ struct StationSet {
   std::vector<astro::Geodetic> sites;                       // per selected station
   std::optional<jones::ApertureArrayModel> aperture_array;  // Aperture array stations
   std::optional<jones::PointingOverrides> pointing;         // observation/pointing_file
+  int gpu = -1;  // CUDA device for aperture-array beams in the Equatorial frame (-1: CPU)
 };
+
+// The GPU of a run (beam_pattern.h): simulator/use_gpus with a CUDA build, a visible GPU,
+// aperture-array stations and the Equatorial frame (the CUDA evaluator takes RA/Dec);
+// otherwise the CPU, with one warning when GPUs were asked for.
+int select_beam_gpu(const BeamPatternConfig& config, Logger* logger) {
+  if (!config.use_gpus) return -1;
+  std::vector<int> gpus;
+#ifdef FRINGE_HAVE_CUDA
+  gpus = usable_gpus(config.cuda_device_ids);
+#endif
+  if (gpus.empty() || config.beam.station_type != jones::StationType::ApertureArray ||
+      config.frame != BeamFrame::Equatorial) {
+    log_warning(logger,
+                "simulator/use_gpus is true but the station beams run on the CPU (the GPU path "
+                "needs a CUDA GPU, aperture-array stations and the Equatorial frame)");
+    return -1;
+  }
+  log_info(logger, "aperture-array station beams on GPU " + std::to_string(gpus.front()));
+  return gpus.front();
+}
 
 // Products grouped by what they are computed from: (source, station slot or -1, test source,
 // averaging mode) -> product indices.
@@ -191,10 +217,11 @@ class Runner {
     in.parallactic = equatorial_;
     const std::size_t nv = vidx_.size();
     std::size_t below = 0;
-    if (full_) {
+    const bool on_gpu = evaluate_gpu(in, below);
+    if (!on_gpu && full_) {
       jbuf_.resize(nst_ * nv);
       below = jones::evaluate_station_jones_full<T>(c_.beam, in, jbuf_, nullptr);
-    } else {
+    } else if (!on_gpu) {
       sbuf_.resize(nst_ * nv);
       below = jones::evaluate_station_jones_scalar<T>(c_.beam, in, sbuf_, nullptr);
     }
@@ -216,6 +243,30 @@ class Runner {
     }
     have_e_ = true;
     e_time_ = t;
+  }
+
+  // Aperture-array beams of uniform stations on the run's GPU (aperture_array_cuda.h); false
+  // when the CPU must evaluate them (no GPU, non-uniform stations, beam duplication).
+  bool evaluate_gpu([[maybe_unused]] const jones::StationJonesInput& in,
+                    [[maybe_unused]] std::size_t& below) {
+#ifdef FRINGE_HAVE_CUDA
+    if (stations_.gpu < 0 || c_.beam.allow_station_beam_duplication) return false;
+    const std::vector<jones::AaStationPlan> plans = jones::aperture_array_plans(c_.beam, in);
+    for (const auto& p : plans) {
+      if (!p.uniform) return false;
+      below += p.beam_off ? 1 : 0;
+    }
+    if (full_) {
+      jbuf_.resize(nst_ * vidx_.size());
+      jones::aa_station_jones_cuda<T>(plans, in.ra, in.dec, in.parallactic, jbuf_, stations_.gpu);
+    } else {
+      sbuf_.resize(nst_ * vidx_.size());
+      jones::aa_station_scalar_cuda<T>(plans, in.ra, in.dec, sbuf_, stations_.gpu);
+    }
+    return true;
+#else
+    return false;
+#endif
   }
 
   void compute_products(int t, int ch) {
@@ -462,6 +513,7 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
   if (!config.pointing_file.empty()) {
     stations.pointing = jones::load_pointing_file(config.pointing_file, telescope);
   }
+  stations.gpu = select_beam_gpu(config, context.logger);
 
   BeamGrid grid;
   {
