@@ -154,6 +154,11 @@ struct Workspace {
   std::vector<Jones<T>> jones;
   std::vector<Complex<T>> jones_scalar;
   std::vector<Complex<T>> cross, autos;  // [channel][baseline|station][pol] of one time
+  // Fluxes of the whole chunk at each channel frequency; they do not depend on time, so the
+  // units of one chunk (consecutive on a thread: units are chunk-major) share them.
+  const Chunk* flux_chunk = nullptr;
+  std::vector<double> flux_freqs;
+  std::vector<sky::StokesColumns> flux_cache;
 #ifdef FRINGE_HAVE_CUDA
   std::unique_ptr<GpuUnit<T>> gpu;  // this thread's GPU (nullptr: the CPU computes)
 #endif
@@ -382,7 +387,23 @@ class Pipeline {
   // Stokes of the kept sources at freq; sources outside the common flux filter get 0
   // (OSKAR zeroes their K, which removes them from crosses and autos alike).
   void fluxes(const Chunk& chunk, double freq, Workspace<T>& ws) const {
-    const sky::StokesColumns s = sky::evaluate_stokes(chunk.sky, freq);
+    if (ws.flux_chunk != &chunk) {
+      ws.flux_chunk = &chunk;
+      ws.flux_freqs.clear();
+      ws.flux_cache.clear();
+    }
+    const auto it = std::find(ws.flux_freqs.begin(), ws.flux_freqs.end(), freq);
+    if (it == ws.flux_freqs.end()) {
+      // At most one block's channels are kept: memory stays chunk size x block channels.
+      if (ws.flux_freqs.size() >= std::size_t(config_.channels_per_block())) {
+        ws.flux_freqs.clear();
+        ws.flux_cache.clear();
+      }
+      ws.flux_freqs.push_back(freq);
+      ws.flux_cache.push_back(sky::evaluate_stokes(chunk.sky, freq));
+    }
+    const sky::StokesColumns& s = ws.flux_cache[std::size_t(
+        std::find(ws.flux_freqs.begin(), ws.flux_freqs.end(), freq) - ws.flux_freqs.begin())];
     const std::size_t ns = ws.index.size();
     for (auto* v : {&ws.si, &ws.sq, &ws.su, &ws.sv}) v->resize(ns);
     const auto& f = config_.common_flux_filter;
