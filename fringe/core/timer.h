@@ -67,4 +67,23 @@ class StageTimers {
   std::vector<std::pair<std::string, double>> stages_;
 };
 
+// Times a scope into a stage of `timers`, which may be nullptr (then nothing is recorded):
+// `{ ScopedStage t(context.timers, "write"); ... }`.
+class ScopedStage {
+ public:
+  ScopedStage(StageTimers* timers, const char* stage) : timers_(timers), stage_(stage) {
+    timer_.start();
+  }
+  ~ScopedStage() {
+    if (timers_) timers_->add(stage_, timer_.seconds());
+  }
+  ScopedStage(const ScopedStage&) = delete;
+  ScopedStage& operator=(const ScopedStage&) = delete;
+
+ private:
+  StageTimers* timers_;
+  const char* stage_;
+  Timer timer_;
+};
+
 }  // namespace fringe

@@ -48,20 +48,7 @@ class OmpThreads {
   int previous_;
 };
 
-class Timed {
- public:
-  Timed(StageTimers* timers, const char* stage) : timers_(timers), stage_(stage) { timer_.start(); }
-  ~Timed() {
-    if (timers_) timers_->add(stage_, timer_.seconds());
-  }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  StageTimers* timers_;
-  const char* stage_;
-  Timer timer_;
-};
+using Timed = ScopedStage;
 
 // Averaging modes of the power products.
 enum Mode { kSeparate = 0, kAverageAll = 1, kAverageAxis = 2, kNumModes = 3 };

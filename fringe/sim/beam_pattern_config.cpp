@@ -22,14 +22,6 @@ bool flag(const Settings& s, const std::string& key) {
   return s.is_enabled(key) && s.get_bool(key);
 }
 
-// IntRangeExt with the word "auto": 0 for auto.
-int int_or_auto(const Settings& s, const std::string& key) {
-  if (s.is_word(key, "auto")) return 0;
-  const int v = s.get_int(key);
-  if (v < 0) throw Error::in_setting(key, s.get(key), "expected an integer >= 0 or 'auto'");
-  return v;
-}
-
 std::string list_text(const std::vector<double>& v) {
   std::ostringstream out;
   out.precision(10);
@@ -182,15 +174,7 @@ BeamPatternConfig beam_pattern_config(const Settings& s) {
   BeamPatternConfig c;
   c.precision = s.get_bool("simulator/double_precision") ? Precision::Double : Precision::Single;
   c.use_gpus = s.get_bool("simulator/use_gpus");
-  if (c.use_gpus && !s.is_word("simulator/cuda_device_ids", "all")) {
-    for (int id : s.get_int_list("simulator/cuda_device_ids")) {
-      if (id < 0) {
-        throw Error::in_setting("simulator/cuda_device_ids", s.get("simulator/cuda_device_ids"),
-                                "expected CUDA device indices >= 0 or 'all'");
-      }
-      c.cuda_device_ids.push_back(id);
-    }
-  }
+  c.cuda_device_ids = cuda_device_ids(s);
   c.num_threads = int_or_auto(s, "simulator/num_devices");
   {
     const std::string key = "simulator/max_sources_per_chunk";

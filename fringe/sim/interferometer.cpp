@@ -164,20 +164,7 @@ struct Workspace {
 #endif
 };
 
-class Timed {
- public:
-  Timed(StageTimers* timers, const char* stage) : timers_(timers), stage_(stage) { timer_.start(); }
-  ~Timed() {
-    if (timers_) timers_->add(stage_, timer_.seconds());
-  }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  StageTimers* timers_;
-  const char* stage_;
-  Timer timer_;
-};
+using Timed = ScopedStage;
 
 template <typename T>
 class Pipeline {

@@ -65,6 +65,27 @@ double first(const Settings& s, const std::string& key) {
 
 }  // namespace
 
+std::vector<int> cuda_device_ids(const Settings& s) {
+  std::vector<int> ids;
+  if (!s.get_bool("simulator/use_gpus") || s.is_word("simulator/cuda_device_ids", "all"))
+    return ids;
+  for (int id : s.get_int_list("simulator/cuda_device_ids")) {
+    if (id < 0) {
+      throw Error::in_setting("simulator/cuda_device_ids", s.get("simulator/cuda_device_ids"),
+                              "expected CUDA device indices >= 0 or 'all'");
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+int int_or_auto(const Settings& s, const std::string& key) {
+  if (s.is_word(key, "auto")) return 0;
+  const int v = s.get_int(key);
+  if (v < 0) throw Error::in_setting(key, s.get(key), "expected an integer >= 0 or 'auto'");
+  return v;
+}
+
 ObservationConfig observation_config(const Settings& s) {
   ObservationConfig o;
   o.mode = s.get_option("observation/mode") == "Drift scan" ? ObservationMode::DriftScan

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "fringe/settings/settings.h"
 #include "fringe/sim/observation_config.h"
@@ -14,6 +15,13 @@
 namespace fringe::sim {
 
 ObservationConfig observation_config(const settings::Settings& s);
+
+// simulator/cuda_device_ids: empty for the word "all" or when simulator/use_gpus is false;
+// negative indices are refused naming the key.
+std::vector<int> cuda_device_ids(const settings::Settings& s);
+// An IntRangeExt value with the word "auto" (e.g. simulator/num_devices): 0 for auto; negative
+// values are refused naming the key.
+int int_or_auto(const settings::Settings& s, const std::string& key);
 sky::SkyConfig sky_config(const settings::Settings& s);
 sky::SkyGeometry sky_geometry(const ObservationConfig& observation);
 

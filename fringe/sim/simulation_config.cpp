@@ -26,14 +26,6 @@ jones::StationType station_type(const Settings& s) {
   throw Error::in_setting(key, v, "expected a station type of the schema");
 }
 
-// IntRangeExt with the word "auto": 0 for auto.
-int int_or_auto(const Settings& s, const std::string& key) {
-  if (s.is_word(key, "auto")) return 0;
-  const int v = s.get_int(key);
-  if (v < 0) throw Error::in_setting(key, s.get(key), "expected an integer >= 0 or 'auto'");
-  return v;
-}
-
 // Numbers of a text file: separated by white space or commas; '#' starts a comment.
 std::vector<double> read_numbers(const std::string& path) {
   std::ifstream in(path);
@@ -298,15 +290,7 @@ SimulationConfig simulation_config(const Settings& s) {
   SimulationConfig c;
   c.precision = s.get_bool("simulator/double_precision") ? Precision::Double : Precision::Single;
   c.use_gpus = s.get_bool("simulator/use_gpus");
-  if (c.use_gpus && !s.is_word("simulator/cuda_device_ids", "all")) {
-    for (int id : s.get_int_list("simulator/cuda_device_ids")) {
-      if (id < 0) {
-        throw Error::in_setting("simulator/cuda_device_ids", s.get("simulator/cuda_device_ids"),
-                                "expected CUDA device indices >= 0 or 'all'");
-      }
-      c.cuda_device_ids.push_back(id);
-    }
-  }
+  c.cuda_device_ids = cuda_device_ids(s);
   c.num_threads = int_or_auto(s, "simulator/num_devices");
   c.max_sources_per_chunk = static_cast<std::size_t>(s.get_int("simulator/max_sources_per_chunk"));
 

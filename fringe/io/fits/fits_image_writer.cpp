@@ -228,8 +228,11 @@ void FitsImageWriter::finish() {
   m.finished = true;
 }
 
-void write_fits_image(const std::string& path, const FitsImageHeader& header,
-                      std::span<const float> values) {
+namespace {
+
+template <typename V>
+void write_whole_image(const std::string& path, const FitsImageHeader& header,
+                       std::span<const V> values) {
   FitsImageWriter w(path, header);
   if (values.size() != w.num_pixels()) {
     throw Error::in_file(path, 0,
@@ -240,16 +243,16 @@ void write_fits_image(const std::string& path, const FitsImageHeader& header,
   w.finish();
 }
 
+}  // namespace
+
+void write_fits_image(const std::string& path, const FitsImageHeader& header,
+                      std::span<const float> values) {
+  write_whole_image(path, header, values);
+}
+
 void write_fits_image(const std::string& path, const FitsImageHeader& header,
                       std::span<const double> values) {
-  FitsImageWriter w(path, header);
-  if (values.size() != w.num_pixels()) {
-    throw Error::in_file(path, 0,
-                         std::to_string(values.size()) + " values for a FITS image of " +
-                             std::to_string(w.num_pixels()) + " pixels");
-  }
-  w.write(0, values);
-  w.finish();
+  write_whole_image(path, header, values);
 }
 
 }  // namespace fringe::io
