@@ -1,0 +1,352 @@
+// Solution cells: flags, normal equations, full-Jones StEFCal, residuals, inverse gains
+// (cal_data.h).
+#include "fringe/calibrate/cal_data.h"
+
+#include <cmath>
+#include <string>
+
+#include "fringe/calibrate/stefcal_math.h"
+#include "fringe/core/error.h"
+
+namespace fringe::calibrate {
+
+template <typename T>
+void CalCell<T>::validate() const {
+  const std::size_t rows = num_rows();
+  if (num_pols != 1 && num_pols != 4) {
+    throw Error("calibration cell: " + std::to_string(num_pols) +
+                " polarisations (expected 1 or 4)");
+  }
+  const std::size_t values = rows * std::size_t(num_pols);
+  if (station2.size() != rows || data.size() != values || model.size() != values ||
+      weight.size() != values) {
+    throw Error("calibration cell: mismatched shapes (rows " + std::to_string(rows) +
+                ", station2 " + std::to_string(station2.size()) + ", data " +
+                std::to_string(data.size()) + ", model " + std::to_string(model.size()) +
+                ", weight " + std::to_string(weight.size()) + "; expected rows x " +
+                std::to_string(num_pols) + " values)");
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const int p = station1[r], q = station2[r];
+    if (p < 0 || q < 0 || p >= num_stations || q >= num_stations || p == q) {
+      throw Error("calibration cell: row " + std::to_string(r) + " has stations (" +
+                  std::to_string(p) + ", " + std::to_string(q) + "); expected two different " +
+                  "stations below " + std::to_string(num_stations));
+    }
+  }
+}
+
+int num_receptors(GainType type, int num_stations) {
+  return type == GainType::Diagonal ? 2 * num_stations : num_stations;
+}
+
+template <typename T>
+std::vector<std::uint8_t> flag_stations(const CalCell<T>& cell, int min_baselines) {
+  const int n = cell.num_stations;
+  std::vector<std::uint8_t> linked(std::size_t(n) * n, 0);
+  for (std::size_t r = 0; r < cell.num_rows(); ++r) {
+    bool good = false;
+    for (int k = 0; k < cell.num_pols; ++k) {
+      const std::size_t i = r * cell.num_pols + k;
+      good = good || (cell.weight[i] > T(0) && abs2(cell.model[i]) > T(0));
+    }
+    if (good) {
+      linked[std::size_t(cell.station1[r]) * n + cell.station2[r]] = 1;
+      linked[std::size_t(cell.station2[r]) * n + cell.station1[r]] = 1;
+    }
+  }
+  std::vector<std::uint8_t> flags(std::size_t(n), 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int p = 0; p < n; ++p) {
+      if (flags[p]) continue;
+      int count = 0;
+      for (int q = 0; q < n; ++q) count += (linked[std::size_t(p) * n + q] && !flags[q]) ? 1 : 0;
+      if (count < min_baselines) {
+        flags[p] = 1;
+        changed = true;
+      }
+    }
+  }
+  return flags;
+}
+
+template <typename T>
+void build_normal_equations(const CalCell<T>& cell, GainType type,
+                            const std::vector<std::uint8_t>& station_flags,
+                            std::vector<Complex<T>>& a, std::vector<T>& b) {
+  if (type == GainType::FullJones) throw Error("build_normal_equations: full-Jones has none");
+  if (type == GainType::Diagonal && cell.num_pols != 4) {
+    throw Error("diagonal gains need 4 polarisations (XX, XY, YX, YY); the data have " +
+                std::to_string(cell.num_pols));
+  }
+  const int n = num_receptors(type, cell.num_stations);
+  a.assign(std::size_t(n) * n, {T(0), T(0)});
+  b.assign(std::size_t(n) * n, T(0));
+  for (std::size_t r = 0; r < cell.num_rows(); ++r) {
+    const int p = cell.station1[r], q = cell.station2[r];
+    if (station_flags[p] || station_flags[q]) continue;
+    for (int k = 0; k < cell.num_pols; ++k) {
+      const std::size_t i = r * cell.num_pols + k;
+      const T w = cell.weight[i];
+      if (!(w > T(0))) continue;
+      // Receptors: pol k = 2x + y pairs receptor x of p with receptor y of q.
+      int rp = p, rq = q;
+      if (type == GainType::Diagonal) {
+        rp = 2 * p + k / 2;
+        rq = 2 * q + k % 2;
+      }
+      const Complex<T> rm = cell.data[i] * conj(cell.model[i]) * w;  // w R conj(M)
+      const T mm = abs2(cell.model[i]) * w;
+      a[std::size_t(rp) * n + rq] += rm;
+      a[std::size_t(rq) * n + rp] += conj(rm);  // R_qp = conj(R_pq), M likewise
+      b[std::size_t(rp) * n + rq] += mm;
+      b[std::size_t(rq) * n + rp] += mm;
+    }
+  }
+}
+
+namespace {
+
+// Row of the cell as a 2x2 matrix (pols XX, XY, YX, YY = a, b, c, d).
+template <typename T>
+Jones<T> row_jones(const std::vector<Complex<T>>& v, std::size_t r) {
+  const Complex<T>* x = v.data() + 4 * r;
+  return {x[0], x[1], x[2], x[3]};
+}
+
+template <typename T>
+T full_row_weight(const CalCell<T>& cell, std::size_t r) {
+  T sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    const T w = cell.weight[4 * r + k];
+    if (!(w > T(0))) return T(0);
+    sum += w;
+  }
+  return sum / T(4);
+}
+
+}  // namespace
+
+template <typename T>
+SolveStatus solve_full_jones(const CalCell<T>& cell, const std::vector<std::uint8_t>& station_flags,
+                             std::vector<Jones<T>>& gains, const SolverOptions& options) {
+  if (cell.num_pols != 4) {
+    throw Error("full-Jones gains need 4 polarisations (XX, XY, YX, YY); the data have " +
+                std::to_string(cell.num_pols));
+  }
+  const int n = cell.num_stations;
+  if (int(gains.size()) != n) gains.assign(std::size_t(n), jones_identity<T>());
+  std::vector<Jones<T>> g = gains, g_new(static_cast<std::size_t>(n)),
+                        num(static_cast<std::size_t>(n)), den(static_cast<std::size_t>(n));
+  SolveStatus status;
+  StefcalMonitor monitor;
+  for (int it = 1; it <= options.max_iterations; ++it) {
+    for (int p = 0; p < n; ++p) num[p] = den[p] = jones_zero<T>();
+    for (std::size_t r = 0; r < cell.num_rows(); ++r) {
+      const int p = cell.station1[r], q = cell.station2[r];
+      if (station_flags[p] || station_flags[q]) continue;
+      const T w = full_row_weight(cell, r);
+      if (!(w > T(0))) continue;
+      const Jones<T> rpq = row_jones(cell.data, r), mpq = row_jones(cell.model, r);
+      // For p: Z = M_pq G_q^H, num += R Z^H, den += Z Z^H.
+      const Jones<T> zp = jones_mul_h(mpq, g[q]);
+      num[p] += jones_mul_h(rpq, zp) * w;
+      den[p] += jones_mul_h(zp, zp) * w;
+      // For q: R_qp = R_pq^H, M_qp = M_pq^H, Z = M_qp G_p^H.
+      const Jones<T> zq = jones_mul_h(jones_h(mpq), g[p]);
+      num[q] += jones_mul_h(jones_h(rpq), zq) * w;
+      den[q] += jones_mul_h(zq, zq) * w;
+    }
+    for (int p = 0; p < n; ++p) {
+      const Complex<T> det = jones_det(den[p]);
+      g_new[p] = (station_flags[p] || !(abs2(det) > T(0))) ? jones_zero<T>()
+                                                           : num[p] * jones_inverse(den[p]);
+    }
+    status.iterations = it;
+    if (it % 2 == 0) {
+      double diff2 = 0, norm2 = 0;
+      for (int p = 0; p < n; ++p) {
+        diff2 += double(jones_norm2(g_new[p] - g[p]));
+        norm2 += double(jones_norm2(g_new[p]));
+      }
+      if (!(norm2 > 0)) {
+        status.state = SolveState::NoData;
+        g = g_new;
+        break;
+      }
+      status.last_change = stefcal_relative_change(diff2, norm2);
+      const int verdict =
+          stefcal_check(monitor, status.last_change, options.tolerance, options.stall_checks);
+      if (verdict != 0 || it == options.max_iterations) {
+        if (verdict != 0) status.state = verdict == 1 ? SolveState::Converged : SolveState::Stalled;
+        g = g_new;
+        break;
+      }
+      for (int p = 0; p < n; ++p) g[p] = (g_new[p] + g[p]) * T(0.5);
+    } else {
+      g.swap(g_new);
+    }
+  }
+  gains = g;
+  return status;
+}
+
+template <typename T>
+void fix_reference_phase_jones(std::vector<Jones<T>>& gains, int reference_station) {
+  const int n = int(gains.size());
+  int r =
+      (reference_station >= 0 && reference_station < n && abs2(gains[reference_station].a) > T(0))
+          ? reference_station
+          : -1;
+  for (int p = 0; r < 0 && p < n; ++p) {
+    if (abs2(gains[p].a) > T(0)) r = p;
+  }
+  if (r < 0) return;
+  const Complex<T> ref = gains[r].a;
+  const Complex<T> rot = conj(ref) / abs(ref);
+  for (auto& g : gains) g = g * rot;
+  gains[r].a.im = T(0);
+}
+
+template <typename T>
+bool cross_hand_constrained(GainType type, int n, const std::vector<T>& b) {
+  if (type != GainType::Diagonal) return false;
+  for (int r = 0; r < n; ++r) {
+    for (int s = (r % 2 == 0) ? 1 : 0; s < n; s += 2) {
+      if (b[std::size_t(r) * n + s] > T(0)) return true;
+    }
+  }
+  return false;
+}
+
+template <typename T>
+std::vector<Jones<T>> receptor_gains_to_jones(GainType type, int num_stations,
+                                              std::vector<Complex<T>> g, int reference_station,
+                                              const std::vector<std::uint8_t>& station_flags,
+                                              bool common_phase) {
+  std::vector<Jones<T>> out(std::size_t(num_stations), jones_zero<T>());
+  if (type == GainType::Scalar) {
+    fix_reference_phase(g.data(), num_stations, reference_station);
+    for (int p = 0; p < num_stations; ++p) out[p] = jones_diagonal(g[p], g[p]);
+  } else if (common_phase) {
+    // Rotate X so g_ref,X is real, then Y by the same factor (X's rotation read back from the
+    // reference receptor before and after).
+    std::vector<Complex<T>> x0(g.begin(), g.end());
+    const int r = fix_reference_phase(g.data(), num_stations, reference_station, 2);
+    if (r >= 0) {
+      const Complex<T> rot = g[2 * r] / x0[2 * r];
+      for (int p = 0; p < num_stations; ++p) g[2 * p + 1] = x0[2 * p + 1] * rot;
+    }
+    for (int p = 0; p < num_stations; ++p) out[p] = jones_diagonal(g[2 * p], g[2 * p + 1]);
+  } else {
+    fix_reference_phase(g.data(), num_stations, reference_station, 2);
+    fix_reference_phase(g.data() + 1, num_stations, reference_station, 2);
+    for (int p = 0; p < num_stations; ++p) out[p] = jones_diagonal(g[2 * p], g[2 * p + 1]);
+  }
+  for (int p = 0; p < num_stations; ++p) {
+    if (station_flags[p]) out[p] = jones_zero<T>();
+  }
+  return out;
+}
+
+template <typename T>
+double residual_rms(const CalCell<T>& cell, const std::vector<Jones<T>>& gains,
+                    const std::vector<std::uint8_t>& station_flags) {
+  double sum = 0, wsum = 0;
+  for (std::size_t r = 0; r < cell.num_rows(); ++r) {
+    const int p = cell.station1[r], q = cell.station2[r];
+    if (station_flags[p] || station_flags[q]) continue;
+    if (cell.num_pols == 4) {
+      Jones<T> m = row_jones(cell.model, r);
+      if (!gains.empty()) m = jones_sandwich(gains[p], m, gains[q]);
+      const Complex<T> mv[4] = {m.a, m.b, m.c, m.d};
+      for (int k = 0; k < 4; ++k) {
+        const double w = cell.weight[4 * r + k];
+        if (!(w > 0)) continue;
+        sum += w * double(abs2(cell.data[4 * r + k] - mv[k]));
+        wsum += w;
+      }
+    } else {
+      const double w = cell.weight[r];
+      if (!(w > 0)) continue;
+      Complex<T> m = cell.model[r];
+      if (!gains.empty()) m = gains[p].a * m * conj(gains[q].a);
+      sum += w * double(abs2(cell.data[r] - m));
+      wsum += w;
+    }
+  }
+  return wsum > 0 ? std::sqrt(sum / wsum) : 0.0;
+}
+
+template <typename T>
+bool apply_inverse_row(const Jones<T>& gp, const Jones<T>& gq, const Complex<T>* r, Complex<T>* c,
+                       int num_pols) {
+  if (num_pols == 1) {
+    const Complex<T> d = gp.a * conj(gq.a);
+    if (!(abs2(d) > T(0))) return false;
+    c[0] = r[0] / d;
+    return true;
+  }
+  const Complex<T> dp = jones_det(gp), dq = jones_det(gq);
+  if (!(abs2(dp) > T(0)) || !(abs2(dq) > T(0))) return false;
+  const Jones<T> x =
+      jones_mul_h(jones_inverse(gp) * Jones<T>{r[0], r[1], r[2], r[3]}, jones_inverse(gq));
+  c[0] = x.a;
+  c[1] = x.b;
+  c[2] = x.c;
+  c[3] = x.d;
+  return true;
+}
+
+template <typename T>
+CellSolution<T> solve_cell_cpu(const CalCell<T>& cell, const CalOptions& options) {
+  cell.validate();
+  CellSolution<T> sol;
+  sol.flagged = flag_stations(cell, options.min_baselines);
+  const int n = cell.num_stations;
+  if (options.type == GainType::FullJones) {
+    std::vector<Jones<T>> g(std::size_t(n), jones_identity<T>());
+    sol.status = solve_full_jones(cell, sol.flagged, g, options.solver);
+    for (int p = 0; p < n; ++p) {
+      if (sol.flagged[p]) g[p] = jones_zero<T>();
+    }
+    fix_reference_phase_jones(g, options.reference_station);
+    sol.gains = std::move(g);
+  } else {
+    std::vector<Complex<T>> a;
+    std::vector<T> b;
+    build_normal_equations(cell, options.type, sol.flagged, a, b);
+    const int nr = num_receptors(options.type, n);
+    std::vector<Complex<T>> g(std::size_t(nr), Complex<T>{T(1), T(0)});
+    sol.status = solve_scalar(nr, a.data(), b.data(), g.data(), options.solver);
+    sol.gains = receptor_gains_to_jones(options.type, n, std::move(g), options.reference_station,
+                                        sol.flagged, cross_hand_constrained(options.type, nr, b));
+  }
+  sol.rms_before = residual_rms(cell, {}, sol.flagged);
+  sol.rms_after = residual_rms(cell, sol.gains, sol.flagged);
+  return sol;
+}
+
+#define FRINGE_CAL_DATA_INSTANTIATE(T)                                                             \
+  template struct CalCell<T>;                                                                      \
+  template std::vector<std::uint8_t> flag_stations(const CalCell<T>&, int);                        \
+  template void build_normal_equations(const CalCell<T>&, GainType,                                \
+                                       const std::vector<std::uint8_t>&, std::vector<Complex<T>>&, \
+                                       std::vector<T>&);                                           \
+  template SolveStatus solve_full_jones(const CalCell<T>&, const std::vector<std::uint8_t>&,       \
+                                        std::vector<Jones<T>>&, const SolverOptions&);             \
+  template void fix_reference_phase_jones(std::vector<Jones<T>>&, int);                            \
+  template std::vector<Jones<T>> receptor_gains_to_jones(                                          \
+      GainType, int, std::vector<Complex<T>>, int, const std::vector<std::uint8_t>&, bool);        \
+  template bool cross_hand_constrained(GainType, int, const std::vector<T>&);                      \
+  template double residual_rms(const CalCell<T>&, const std::vector<Jones<T>>&,                    \
+                               const std::vector<std::uint8_t>&);                                  \
+  template bool apply_inverse_row(const Jones<T>&, const Jones<T>&, const Complex<T>*,             \
+                                  Complex<T>*, int);                                               \
+  template CellSolution<T> solve_cell_cpu(const CalCell<T>&, const CalOptions&);
+
+FRINGE_CAL_DATA_INSTANTIATE(float)
+FRINGE_CAL_DATA_INSTANTIATE(double)
+
+}  // namespace fringe::calibrate

@@ -1,0 +1,126 @@
+// CPU back end of StEFCal in the A, B form (stefcal.h): the reference implementation, one
+// problem per OpenMP thread.
+#include <cmath>
+#include <vector>
+
+#include "fringe/calibrate/stefcal.h"
+#include "fringe/calibrate/stefcal_math.h"
+#include "fringe/core/error.h"
+
+namespace fringe::calibrate {
+
+std::string gain_type_name(GainType type) {
+  switch (type) {
+    case GainType::Scalar:
+      return "scalar";
+    case GainType::Diagonal:
+      return "diagonal";
+    case GainType::FullJones:
+      return "full_jones";
+  }
+  return "?";
+}
+
+std::string solve_state_name(SolveState state) {
+  switch (state) {
+    case SolveState::Converged:
+      return "converged";
+    case SolveState::Stalled:
+      return "stalled";
+    case SolveState::MaxIterations:
+      return "max_iterations";
+    case SolveState::NoData:
+      return "no_data";
+  }
+  return "?";
+}
+
+template <typename T>
+SolveStatus solve_scalar(int n, const Complex<T>* a, const T* b, Complex<T>* gains,
+                         const SolverOptions& options) {
+  if (n < 0 || options.max_iterations < 1) {
+    throw Error("solve_scalar: bad size " + std::to_string(n) + " or max_iterations " +
+                std::to_string(options.max_iterations));
+  }
+  SolveStatus status;
+  std::vector<Complex<T>> g(gains, gains + n), g_new(static_cast<std::size_t>(n));
+  StefcalMonitor monitor;
+  for (int it = 1; it <= options.max_iterations; ++it) {
+    // Every receptor from the previous iterate (Jacobi order, as Algorithm 1 and the GPU).
+    for (int p = 0; p < n; ++p) {
+      StefcalSums<T> s{{T(0), T(0)}, T(0)};
+      const Complex<T>* a_row = a + std::size_t(p) * n;
+      const T* b_row = b + std::size_t(p) * n;
+      for (int q = 0; q < n; ++q) stefcal_accumulate(s, a_row[q], b_row[q], g[q]);
+      g_new[p] = stefcal_gain(s);
+    }
+    status.iterations = it;
+    if (it % 2 == 0) {
+      double diff2 = 0, norm2 = 0;
+      for (int p = 0; p < n; ++p) {
+        diff2 += double(abs2(g_new[p] - g[p]));
+        norm2 += double(abs2(g_new[p]));
+      }
+      if (!(norm2 > 0)) {
+        status.state = SolveState::NoData;
+        g = g_new;
+        break;
+      }
+      status.last_change = stefcal_relative_change(diff2, norm2);
+      const int verdict =
+          stefcal_check(monitor, status.last_change, options.tolerance, options.stall_checks);
+      if (verdict != 0) {
+        status.state = verdict == 1 ? SolveState::Converged : SolveState::Stalled;
+        g = g_new;
+        break;
+      }
+      for (int p = 0; p < n; ++p) g[p] = stefcal_average(g_new[p], g[p]);
+      if (it == options.max_iterations) g = g_new;
+    } else {
+      g.swap(g_new);
+      if (it == options.max_iterations) break;
+    }
+  }
+  // The solution is the last update (un-averaged), on every exit path.
+  for (int p = 0; p < n; ++p) gains[p] = g[p];
+  return status;
+}
+
+template <typename T>
+void solve_scalar_batch_cpu(int num_problems, int n, const Complex<T>* a, const T* b,
+                            Complex<T>* gains, SolveStatus* status, const SolverOptions& options) {
+  const std::size_t nn = std::size_t(n) * std::size_t(n);
+#pragma omp parallel for schedule(dynamic)
+  for (int k = 0; k < num_problems; ++k) {
+    status[k] = solve_scalar(n, a + nn * k, b + nn * k, gains + std::size_t(n) * k, options);
+  }
+}
+
+template <typename T>
+int fix_reference_phase(Complex<T>* g, int n, int reference, int stride) {
+  int r = (reference >= 0 && reference < n && abs2(g[std::size_t(reference) * stride]) > T(0))
+              ? reference
+              : -1;
+  for (int p = 0; r < 0 && p < n; ++p) {
+    if (abs2(g[std::size_t(p) * stride]) > T(0)) r = p;
+  }
+  if (r < 0) return -1;
+  const Complex<T> ref = g[std::size_t(r) * stride];
+  const Complex<T> rot = conj(ref) / abs(ref);  // exp(-i arg g_ref)
+  for (int p = 0; p < n; ++p) g[std::size_t(p) * stride] *= rot;
+  g[std::size_t(r) * stride].im = T(0);
+  return r;
+}
+
+template SolveStatus solve_scalar<float>(int, const Complex<float>*, const float*, Complex<float>*,
+                                         const SolverOptions&);
+template SolveStatus solve_scalar<double>(int, const Complex<double>*, const double*,
+                                          Complex<double>*, const SolverOptions&);
+template void solve_scalar_batch_cpu<float>(int, int, const Complex<float>*, const float*,
+                                            Complex<float>*, SolveStatus*, const SolverOptions&);
+template void solve_scalar_batch_cpu<double>(int, int, const Complex<double>*, const double*,
+                                             Complex<double>*, SolveStatus*, const SolverOptions&);
+template int fix_reference_phase<float>(Complex<float>*, int, int, int);
+template int fix_reference_phase<double>(Complex<double>*, int, int, int);
+
+}  // namespace fringe::calibrate
