@@ -24,6 +24,7 @@
 #include "fringe/core/precision.h"
 #include "fringe/core/thread_pool.h"
 #include "fringe/io/ms/ms_writer.h"
+#include "fringe/sim/corruption_gains.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/pointing_file.h"
 #include "fringe/jones/station_jones.h"
@@ -534,6 +535,7 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   ProgressCounter progress(context.progress, "simulating", result.num_work_units);
   const vis::PolMode pol = meta.pol_mode;
 
+  const GainCorruption corruption(config.corruption, meta);  // docs/calibration.md
   std::future<void> pending;  // the previous block's write
   for (const auto& b : plan.blocks) {
     vis::VisBlock<T> block(b.num_times, b.num_channels, int(stations.count), pol,
@@ -546,10 +548,14 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
       vis::add_system_noise(
           block, *noise, {config.noise.seed, config.channel_bandwidth_hz, config.time_average_sec});
     }
+    auto model = corruption.apply(  // G (V + N) G^H; model V for MODEL_DATA (or nullopt)
+        block, noise, {config.noise.seed, config.channel_bandwidth_hz, config.time_average_sec});
     if (pending.valid()) pending.get();
-    pending = std::async(std::launch::async, [&writer, &context, blk = std::move(block)]() {
+    pending = std::async(std::launch::async, [&writer, &context, blk = std::move(block),
+                                              mdl = std::move(model)]() {
       Timed timed(context.timers, "write");
       writer.append_block(blk);
+      if (mdl) writer.append_model_block(*mdl);
     });
   }
   if (pending.valid()) pending.get();
@@ -564,6 +570,7 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
     if (context.run_log) writer.add_history(context.run_log(), "FRINGE_LOG");
     writer.finish();
   }
+  corruption.write_true_gains(writer.path(), context.logger);
   result.num_rows = writer.num_rows();
   return result;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fringe/core/error.h"
+#include "fringe/sim/corruption_config.h"
 
 namespace fringe::sim {
 namespace {
@@ -229,6 +230,36 @@ TelescopeConfig telescope_config(const Settings& s) {
   t.station_type = s.get_option("telescope/station_type");
   t.pol_mode = s.get_option("telescope/pol_mode");
   return t;
+}
+
+GainCorruptionConfig gain_corruption_config(const Settings& s) {
+  const std::string k = "interferometer/gain_corruption/";
+  GainCorruptionConfig c;
+  if (!s.has(k + "enable")) return c;
+  c.enable = s.get_bool(k + "enable");
+  if (!c.enable) return c;
+  c.seed = seed(s, k + "seed");
+  c.amplitude_std = s.get_double(k + "amplitude_std");
+  c.phase_std_rad = s.get_double(k + "phase_std_deg") * kDeg;
+  const std::string tv = s.get_option(k + "time_variation");
+  if (tv == "None") {
+    c.time_variation = GainTimeVariation::None;
+  } else if (tv == "Random walk") {
+    c.time_variation = GainTimeVariation::RandomWalk;
+  } else if (tv == "Gauss-Markov") {
+    c.time_variation = GainTimeVariation::GaussMarkov;
+  } else {
+    throw Error::in_setting(k + "time_variation", tv, "expected None, Random walk or Gauss-Markov");
+  }
+  c.amplitude_time_std = s.get_double(k + "amplitude_time_std");
+  c.phase_time_std_rad = s.get_double(k + "phase_time_std_deg") * kDeg;
+  c.correlation_time_sec = s.get_double(k + "correlation_time_s");
+  if (c.time_variation == GainTimeVariation::GaussMarkov && !(c.correlation_time_sec > 0)) {
+    throw Error::in_setting(k + "correlation_time_s", s.get(k + "correlation_time_s"),
+                            "expected a correlation time > 0 s for Gauss-Markov gains");
+  }
+  c.delay_std_sec = s.get_double(k + "delay_std_ns") * 1e-9;
+  return c;
 }
 
 }  // namespace fringe::sim

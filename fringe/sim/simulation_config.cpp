@@ -339,6 +339,7 @@ SimulationConfig simulation_config(const Settings& s) {
   c.uv_filter_in_wavelengths = s.get_option(i + "uv_filter_units") == "Wavelengths";
 
   c.noise = noise_config(s);
+  c.corruption = gain_corruption_config(s);
   c.telescope_name = s.get(i + "telescope_name");
 
   c.ms_path = s.get(i + "ms_filename").empty() ? std::string() : s.get_path(i + "ms_filename");

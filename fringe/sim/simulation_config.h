@@ -14,6 +14,7 @@
 #include "fringe/core/precision.h"
 #include "fringe/jones/station_beam_config.h"
 #include "fringe/settings/settings.h"
+#include "fringe/sim/corruption_config.h"
 #include "fringe/sim/observation_config.h"
 #include "fringe/sky/sky_config.h"
 #include "fringe/telescope/element_errors.h"
@@ -83,6 +84,7 @@ struct SimulationConfig {
   double uv_filter_max = std::numeric_limits<double>::infinity();
   bool uv_filter_in_wavelengths = true;
   NoiseConfig noise;
+  GainCorruptionConfig corruption;  // interferometer/gain_corruption/...
   std::string telescope_name = "fringe";  // interferometer/telescope_name (MS OBSERVATION)
   std::string ms_path;                    // resolved interferometer/ms_filename ("" = none)
   bool force_polarised_ms = false;

@@ -7,6 +7,7 @@
 #include <casacore/casa/Exceptions/Error.h>
 #include <casacore/ms/MeasurementSets/MSMainColumns.h>
 #include <casacore/ms/MeasurementSets/MeasurementSet.h>
+#include <casacore/tables/Tables/ArrayColumn.h>
 
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <system_error>
 
 #include "fringe/core/error.h"
+#include "fringe/io/ms/ms_column_detail.h"
 #include "fringe/io/ms/ms_path.h"
 #include "fringe/io/ms/ms_tables.h"
 
@@ -189,7 +191,7 @@ struct MsWriter::Impl {
   }
 
   template <typename T>
-  void write(const vis::VisBlock<T>& block) {
+  void write(const vis::VisBlock<T>& block, bool model = false) {
     if (finished) throw ms_error(final_path, "append_block() after finish()");
     check_block(block);
     const int nt = block.num_times();
@@ -253,6 +255,23 @@ struct MsWriter::Impl {
     }
 
     try {
+      if (model) {  // MODEL_DATA of existing rows only
+        if (row0 + nrows > std::size_t(ms->nrow())) {
+          throw ms_error(final_path, "append_model_block() before append_block() of its times");
+        }
+        detail::add_visibility_column(*ms, "MODEL_DATA", ms_npol, meta.num_channels);
+        casacore::ArrayColumn<casacore::Complex> col(*ms, "MODEL_DATA");
+        const Slicer rows(IPosition(1, static_cast<ssize_t>(row0)),
+                          IPosition(1, static_cast<ssize_t>(nrows)));
+        if (nc == meta.num_channels) {
+          col.putColumnRange(rows, data);
+        } else {
+          col.putColumnRange(
+              rows, Slicer(IPosition(2, 0, block.start_channel_index), IPosition(2, ms_npol, nc)),
+              data);
+        }
+        return;
+      }
       add_rows_with_time_constants(block, row0, per_time);
       const Slicer rows(IPosition(1, static_cast<ssize_t>(row0)),
                         IPosition(1, static_cast<ssize_t>(nrows)));
@@ -326,6 +345,8 @@ MsWriter& MsWriter::operator=(MsWriter&& other) noexcept {
 
 void MsWriter::append_block(const vis::VisBlock<float>& block) { impl_->write(block); }
 void MsWriter::append_block(const vis::VisBlock<double>& block) { impl_->write(block); }
+void MsWriter::append_model_block(const vis::VisBlock<float>& block) { impl_->write(block, true); }
+void MsWriter::append_model_block(const vis::VisBlock<double>& block) { impl_->write(block, true); }
 
 void MsWriter::add_history(const std::vector<std::string>& lines, const std::string& origin) {
   Impl& m = *impl_;

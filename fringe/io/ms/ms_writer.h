@@ -55,6 +55,11 @@ class MsWriter {
   // axes as from VisBlock::set_axes). DATA is stored as complex float.
   void append_block(const vis::VisBlock<float>& block);
   void append_block(const vis::VisBlock<double>& block);
+  // Writes a block into MODEL_DATA (added on first use, shaped and stored like DATA) of the
+  // rows append_block() already wrote for the same times (e.g. the uncorrupted model of a
+  // simulation with gain corruption).
+  void append_model_block(const vis::VisBlock<float>& block);
+  void append_model_block(const vis::VisBlock<double>& block);
 
   // Appends HISTORY rows (e.g. the run log at the end of a run) with the given ORIGIN.
   void add_history(const std::vector<std::string>& lines, const std::string& origin = "FRINGE_LOG");

@@ -1,0 +1,149 @@
+#include "fringe/io/ms/ms_column_writer.h"
+
+#include <casacore/casa/Arrays/Array.h>
+#include <casacore/casa/Arrays/Slicer.h>
+#include <casacore/tables/DataMan/TiledColumnStMan.h>
+#include <casacore/tables/Tables/ArrColDesc.h>
+#include <casacore/tables/Tables/ArrayColumn.h>
+#include <casacore/tables/Tables/Table.h>
+#include <casacore/tables/Tables/TableDesc.h>
+#include <casacore/tables/Tables/TableRecord.h>
+
+#include <algorithm>
+
+#include "fringe/core/error.h"
+#include "fringe/io/ms/ms_column_detail.h"
+
+namespace fringe::io {
+
+namespace detail {
+
+void add_visibility_column(casacore::Table& main, const std::string& column, int npol, int nchan) {
+  if (main.tableDesc().isColumn(column)) return;
+  casacore::ArrayColumnDesc<casacore::Complex> desc(column, "visibilities (fringe)",
+                                                    casacore::IPosition(2, npol, nchan),
+                                                    casacore::ColumnDesc::FixedShape);
+  desc.rwKeywordSet().define("UNIT", "Jy");
+  // Tiles of about 1 MiB, whole rows (as DATA's in ms_tables.cpp).
+  const std::size_t bytes_per_row = std::size_t(npol) * std::size_t(nchan) * 8;
+  const ssize_t rows = static_cast<ssize_t>(std::max<std::size_t>(
+      1, std::min<std::size_t>(65536, (std::size_t(1) << 20) / bytes_per_row)));
+  casacore::TiledColumnStMan tiled("Tiled" + column, casacore::IPosition(3, npol, nchan, rows));
+  main.addColumn(desc, tiled);
+}
+
+}  // namespace detail
+
+namespace {
+Error column_error(const std::string& path, const std::string& what) {
+  return Error::in_file(path, 0, what);
+}
+}  // namespace
+
+struct MsColumnWriter::Impl {
+  std::string path;
+  std::string column;
+  casacore::Table table;
+  int npol = 0;
+  int nchan = 0;
+};
+
+MsColumnWriter::MsColumnWriter(const std::string& path, const std::string& column)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.path = path;
+  m.column = column;
+  try {
+    if (!casacore::Table::isReadable(path)) {
+      throw column_error(path, "not a readable Measurement Set (casacore table)");
+    }
+    if (!casacore::Table::isWritable(path)) {
+      throw column_error(path, "the Measurement Set is not writable");
+    }
+    m.table = casacore::Table(path, casacore::Table::Update);
+    if (!m.table.tableDesc().isColumn("DATA")) {
+      throw column_error(path, "the Measurement Set has no DATA column");
+    }
+    casacore::ArrayColumn<casacore::Complex> data(m.table, "DATA");
+    if (m.table.nrow() == 0) throw column_error(path, "the Measurement Set has no rows");
+    const casacore::IPosition shape = data.shape(0);
+    m.npol = int(shape(0));
+    m.nchan = int(shape(1));
+    detail::add_visibility_column(m.table, column, m.npol, m.nchan);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw column_error(path, "cannot open for writing column " + column + ": " + e.what());
+  }
+}
+
+MsColumnWriter::~MsColumnWriter() {
+  if (impl_) {
+    try {
+      impl_->table.flush();
+    } catch (...) {
+    }
+  }
+}
+MsColumnWriter::MsColumnWriter(MsColumnWriter&&) noexcept = default;
+MsColumnWriter& MsColumnWriter::operator=(MsColumnWriter&&) noexcept = default;
+
+std::size_t MsColumnWriter::num_rows() const { return impl_->table.nrow(); }
+int MsColumnWriter::num_channels() const { return impl_->nchan; }
+int MsColumnWriter::num_pols() const { return impl_->npol; }
+
+namespace {
+template <typename Out, typename In, typename Convert>
+void put_rows(casacore::Table& table, const std::string& path, const std::string& column, int npol,
+              int nchan, std::size_t start_row, std::size_t num_rows, const std::vector<In>& values,
+              Convert convert) {
+  const std::size_t expected = num_rows * std::size_t(nchan) * std::size_t(npol);
+  if (values.size() != expected) {
+    throw column_error(path, column + ": " + std::to_string(values.size()) + " values for " +
+                                 std::to_string(num_rows) + " rows, expected " +
+                                 std::to_string(expected));
+  }
+  if (start_row + num_rows > table.nrow()) {
+    throw column_error(path, column + ": rows " + std::to_string(start_row) + ".." +
+                                 std::to_string(start_row + num_rows) + " beyond the table's " +
+                                 std::to_string(table.nrow()));
+  }
+  if (num_rows == 0) return;
+  casacore::Array<Out> arr(casacore::IPosition(3, npol, nchan, ssize_t(num_rows)));
+  Out* d = arr.data();  // pol fastest, then channel, then row: the same flat order
+  for (std::size_t i = 0; i < expected; ++i) d[i] = convert(values[i]);
+  try {
+    casacore::ArrayColumn<Out> col(table, column);
+    col.putColumnRange(casacore::Slicer(casacore::IPosition(1, ssize_t(start_row)),
+                                        casacore::IPosition(1, ssize_t(num_rows))),
+                       arr);
+  } catch (const std::exception& e) {
+    throw column_error(path, "writing " + column + " failed: " + e.what());
+  }
+}
+}  // namespace
+
+void MsColumnWriter::write(std::size_t start_row, std::size_t num_rows,
+                           const std::vector<Complex<float>>& values) {
+  Impl& m = *impl_;
+  put_rows<casacore::Complex>(
+      m.table, m.path, m.column, m.npol, m.nchan, start_row, num_rows, values,
+      [](const Complex<float>& z) { return casacore::Complex(z.re, z.im); });
+}
+
+void MsColumnWriter::write_flags(std::size_t start_row, std::size_t num_rows,
+                                 const std::vector<std::uint8_t>& flags) {
+  Impl& m = *impl_;
+  put_rows<casacore::Bool>(m.table, m.path, "FLAG", m.npol, m.nchan, start_row, num_rows, flags,
+                           [](std::uint8_t f) { return f != 0; });
+}
+
+void MsColumnWriter::flush() {
+  try {
+    impl_->table.flush();
+  } catch (const std::exception& e) {
+    throw column_error(impl_->path, std::string("flushing failed: ") + e.what());
+  }
+}
+
+}  // namespace fringe::io
