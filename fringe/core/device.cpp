@@ -36,32 +36,41 @@ std::vector<GpuInfo> cuda_devices() {
     cudaGetLastError();
     return gpus;
   }
-  int previous = 0;
-  const bool have_previous = cudaGetDevice(&previous) == cudaSuccess;
+  // The free memory needs each device's context; creating them is the slow part of start-up
+  // (a few tenths of a second per GPU), so the devices are queried on one thread each.
+  // cudaSetDevice on a worker thread leaves the caller's current device unchanged.
+  std::vector<GpuInfo> found(std::size_t(count > 0 ? count : 0));
+  std::vector<char> ok(found.size(), 0);
+  std::vector<std::thread> workers;
   for (int i = 0; i < count; ++i) {
-    GpuInfo g;
-    g.index = i;
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
-      cudaGetLastError();
-      continue;
-    }
-    g.name = prop.name;
-    g.total_memory = prop.totalGlobalMem;
-    g.compute_major = prop.major;
-    g.compute_minor = prop.minor;
-    g.multiprocessor_count = prop.multiProcessorCount;
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    if (cudaSetDevice(i) == cudaSuccess &&
-        cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-      g.free_memory = free_bytes;
-    } else {
-      cudaGetLastError();
-    }
-    gpus.push_back(std::move(g));
+    workers.emplace_back([i, &found, &ok] {
+      GpuInfo& g = found[std::size_t(i)];
+      g.index = i;
+      cudaDeviceProp prop{};
+      if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+      }
+      g.name = prop.name;
+      g.total_memory = prop.totalGlobalMem;
+      g.compute_major = prop.major;
+      g.compute_minor = prop.minor;
+      g.multiprocessor_count = prop.multiProcessorCount;
+      std::size_t free_bytes = 0;
+      std::size_t total_bytes = 0;
+      if (cudaSetDevice(i) == cudaSuccess &&
+          cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
+        g.free_memory = free_bytes;
+      } else {
+        cudaGetLastError();
+      }
+      ok[std::size_t(i)] = 1;
+    });
   }
-  if (have_previous) cudaSetDevice(previous);
+  for (auto& w : workers) w.join();
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (ok[i]) gpus.push_back(std::move(found[i]));
+  }
 #endif
   return gpus;
 }

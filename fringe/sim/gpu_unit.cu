@@ -1,7 +1,9 @@
-// GpuUnit (gpu_unit.h): device buffers, one stream, the aperture-array evaluator and the
-// predict evaluator of one GPU; host work is limited to forming the unit's inputs.
+// GpuUnit (gpu_unit.h): one GPU's device buffers, stream, chunk cache, aperture-array and
+// predict evaluators; the pipeline's own kernels are in gpu_sim_kernels.cu.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,46 +17,86 @@
 #include "fringe/jones/aperture_array_plans.h"
 #include "fringe/jones/station_jones_cuda.h"
 #include "fringe/predict/predict_cuda.h"
+#include "fringe/sim/gpu_buffer.cuh"
+#include "fringe/sim/gpu_sim_kernels.cuh"
 #include "fringe/sim/gpu_unit.h"
+#include "fringe/sky/spectrum.h"
 
 namespace fringe::sim {
 namespace {
 
-// A device buffer that grows (never shrinks) to the size asked for.
-template <typename T>
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  ~DeviceBuffer() {
-    if (data_) cudaFree(data_);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  T* ensure(std::size_t n) {
-    if (n > capacity_) {
-      if (data_) FRINGE_CUDA_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      FRINGE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), n * sizeof(T)));
-      capacity_ = n;
-    }
-    return data_;
-  }
-  T* upload(const T* host, std::size_t n, cudaStream_t stream) {
-    T* d = ensure(std::max<std::size_t>(n, 1));
-    if (n > 0) {
-      FRINGE_CUDA_CHECK(cudaMemcpyAsync(d, host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
-    }
-    return d;
-  }
-  T* data() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t capacity_ = 0;
-};
-
 using DeviceScope = CudaDeviceGuard;
+
+// A sky chunk resident on one GPU: positions, geometry, Gaussian coefficients and the spectra
+// (views into one pool of values).
+struct DeviceChunk {
+  std::size_t id = 0, size = 0;
+  std::uint64_t last_used = 0;
+  DeviceBuffer<double> ra, dec, sin_dec, cos_dec, l, m, n, ga, gb, gc, pool;
+  DeviceBuffer<sky::SpectrumView<double>> spectra;
+  std::vector<double> pool_host;
+  std::vector<sky::SpectrumView<double>> spectra_host;
+
+  void upload(const GpuChunk& c, double ra0, double dec0, cudaStream_t stream) {
+    const sky::SkyModel& s = *c.sky;
+    id = c.id;
+    size = s.size();
+    if (c.ga.size() != size || c.gb.size() != size || c.gc.size() != size) {
+      throw Error("GPU unit: chunk " + std::to_string(c.id) + " has " + std::to_string(size) +
+                  " sources but " + std::to_string(c.ga.size()) + " Gaussian coefficients");
+    }
+    ra.upload(s.ra.data(), size, stream);
+    dec.upload(s.dec.data(), size, stream);
+    gpu::source_geometry(size, ra.data(), dec.data(), ra0, dec0, sin_dec.ensure(size),
+                         cos_dec.ensure(size), l.ensure(size), m.ensure(size), n.ensure(size),
+                         stream);
+    ga.upload(c.ga.data(), size, stream);
+    gb.upload(c.gb.data(), size, stream);
+    gc.upload(c.gc.data(), size, stream);
+    // Spectra: every array a view points to is copied into one pool; the pointers are pool
+    // offsets until the pool's device address is known.
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host staging vectors are reused
+    pool_host.clear();
+    spectra_host.resize(size);
+    std::vector<std::ptrdiff_t> offsets(size * 9);
+    auto put = [&](const double* p, int count) -> std::ptrdiff_t {
+      if (!p || count <= 0) return -1;
+      const auto off = std::ptrdiff_t(pool_host.size());
+      pool_host.insert(pool_host.end(), p, p + count);
+      return off;
+    };
+    for (std::size_t i = 0; i < size; ++i) {
+      const sky::SpectrumView<double> v = sky::spectrum_view(s, i);
+      std::ptrdiff_t* o = &offsets[9 * i];
+      o[0] = put(v.i, v.num_i);
+      o[1] = put(v.q, v.num_q);
+      o[2] = put(v.u, v.num_u);
+      o[3] = put(v.v, v.num_v);
+      o[4] = put(v.ref_freq, v.num_ref_freq);
+      o[5] = put(v.spix, v.num_spix);
+      o[6] = put(v.pol_frac, v.num_pol_frac);
+      o[7] = put(v.pol_angle, v.num_pol_angle);
+      o[8] = put(v.line_width, v.num_line_width);
+      spectra_host[i] = v;
+    }
+    const double* d = pool.upload(pool_host.data(), pool_host.size(), stream);
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::ptrdiff_t* o = &offsets[9 * i];
+      auto at = [&](std::ptrdiff_t off) { return off < 0 ? nullptr : d + off; };
+      sky::SpectrumView<double>& v = spectra_host[i];
+      v.i = at(o[0]);
+      v.q = at(o[1]);
+      v.u = at(o[2]);
+      v.v = at(o[3]);
+      v.ref_freq = at(o[4]);
+      v.spix = at(o[5]);
+      v.pol_frac = at(o[6]);
+      v.pol_angle = at(o[7]);
+      v.line_width = at(o[8]);
+    }
+    spectra.upload(spectra_host.data(), size, stream);
+  }
+};
 
 }  // namespace
 
@@ -87,21 +129,43 @@ std::size_t gpu_free_bytes(int device) {
 template <typename T>
 struct GpuUnit<T>::Impl {
   int device;
-  jones::StationBeamConfig beam;
-  std::size_t num_stations;
+  GpuSimSetup setup;
   bool full;
-  std::vector<double> cable_x, cable_y;
+  std::size_t num_baselines;
+  int npol;
   cudaStream_t stream = nullptr;
   predict::PredictCuda<T> predictor;
   std::optional<jones::AaBeamCuda<T>> aa;
 
+  // Run constants on the device.
+  DeviceBuffer<double> sin_lat, cos_lat, lst, tx, ty, u, v, w, sigma;
+  std::vector<double> lon_host, lst_host;
+  DeviceBuffer<int> p_of_b, q_of_b;
+  bool have_baseline_pairs = false;
+
+  // Chunks kept on this GPU, least recently used evicted first.
+  static constexpr std::size_t kChunkCache = 4;
+  std::vector<std::unique_ptr<DeviceChunk>> chunks;
+  std::uint64_t use_counter = 0;
+  DeviceChunk* current = nullptr;
+
+  // The unit's kept sources.
   std::size_t ns = 0;
-  std::vector<double> ra_host, dec_host, sin_dec_host, cos_dec_host;
-  DeviceBuffer<double> ra, sin_dec, cos_dec, l, m, n, u, v, w, tx, ty;
-  DeviceBuffer<T> ga, gb, gc, si, sq, su, sv;
+  DeviceBuffer<int> flags, positions, kept, count;
+  DeviceBuffer<char> scan_scratch;
+  DeviceBuffer<double> kra, kdec, ksin, kcos, kl, km, kn;
+  DeviceBuffer<T> kga, kgb, kgc, si, sq, su, sv;
+  std::vector<double> ra_host, dec_host;
+
+  // Station Jones of the unit.
   DeviceBuffer<Jones<T>> jones_full;
-  DeviceBuffer<Complex<T>> jones_scalar, px, py, cross, autos;
+  DeviceBuffer<Complex<T>> jones_scalar, px, py;
   DeviceBuffer<jones::StationBeamParams<double>> params;
+
+  // This GPU's copy of the block and the reduction's receive buffer.
+  int num_times = 0, num_channels = 0;
+  std::size_t cross_values = 0, auto_values = 0;
+  DeviceBuffer<Complex<T>> cross, autos, receive;
 
   // Aperture-array plans depend on the time and frequency only, not on the sky chunk: the
   // plans of the last few (time, frequency) are kept (a unit's chunks cycle through times).
@@ -120,23 +184,33 @@ struct GpuUnit<T>::Impl {
     }
     if (plan_cache.size() == kPlanCache) plan_cache.erase(plan_cache.begin());
     plan_cache.push_back(
-        {in.time_index, in.freq_hz, in.gast_rad, jones::aperture_array_plans(beam, in)});
+        {in.time_index, in.freq_hz, in.gast_rad, jones::aperture_array_plans(setup.beam, in)});
     return plan_cache.back().plans;
   }
-  std::size_t cross_values = 0, auto_values = 0;
 
-  Impl(int dev, const jones::StationBeamConfig& b, std::size_t nst, bool is_full,
-       std::vector<double> cx, std::vector<double> cy)
+  Impl(int dev, GpuSimSetup s)
       : device(dev),
-        beam(b),
-        num_stations(nst),
-        full(is_full),
-        cable_x(std::move(cx)),
-        cable_y(std::move(cy)),
+        setup(std::move(s)),
+        full(setup.pol == predict::Polarisation::Full),
+        num_baselines(predict::num_baselines(setup.num_stations)),
+        npol(predict::num_pols(setup.pol)),
         predictor(dev) {
-    DeviceScope scope(dev);  // the stream belongs to this unit's GPU
+    DeviceScope scope(dev);  // the stream and buffers belong to this unit's GPU
     FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    if (beam.station_type == jones::StationType::ApertureArray) aa.emplace(dev);
+    if (setup.beam.station_type == jones::StationType::ApertureArray) aa.emplace(dev);
+    std::vector<double> sl, cl;
+    for (const auto& site : setup.sites) {
+      sl.push_back(std::sin(site.lat));
+      cl.push_back(std::cos(site.lat));
+      lon_host.push_back(site.lon);
+    }
+    sin_lat.upload(sl.data(), sl.size(), stream);
+    cos_lat.upload(cl.data(), cl.size(), stream);
+    if (!setup.station_x.empty()) {
+      tx.upload(setup.station_x.data(), setup.station_x.size(), stream);
+      ty.upload(setup.station_y.data(), setup.station_y.size(), stream);
+    }
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // sl, cl are freed at return
   }
   ~Impl() {
     if (stream) {
@@ -145,27 +219,70 @@ struct GpuUnit<T>::Impl {
     }
   }
 
+  DeviceChunk& chunk_for(const GpuChunk& c) {
+    ++use_counter;
+    for (auto& dc : chunks) {
+      if (dc->id == c.id) {
+        dc->last_used = use_counter;
+        return *dc;
+      }
+    }
+    if (chunks.size() < kChunkCache) {
+      chunks.push_back(std::make_unique<DeviceChunk>());
+    } else {
+      std::sort(chunks.begin(), chunks.end(),
+                [](const auto& a, const auto& b) { return a->last_used > b->last_used; });
+    }
+    DeviceChunk& dc = *chunks.back();  // the new slot, or the least recently used
+    dc.upload(c, setup.phase_centre_ra, setup.phase_centre_dec, stream);
+    dc.last_used = use_counter;
+    return dc;
+  }
+
   // Jones evaluated on the host (non-uniform aperture-array stations), then uploaded.
   std::size_t host_jones(const jones::StationJonesInput& in) {
+    const std::size_t n = setup.num_stations * ns;
+    std::size_t off = 0;
     if (full) {
-      std::vector<Jones<T>> h(num_stations * ns);
-      const std::size_t off = jones::evaluate_station_jones_full<T>(beam, in, h);
+      std::vector<Jones<T>> h(n);
+      off = jones::evaluate_station_jones_full<T>(setup.beam, in, h);
       jones_full.upload(h.data(), h.size(), stream);
-      return off;
+    } else {
+      std::vector<Complex<T>> h(n);
+      off = jones::evaluate_station_jones_scalar<T>(setup.beam, in, h);
+      jones_scalar.upload(h.data(), h.size(), stream);
     }
-    std::vector<Complex<T>> h(num_stations * ns);
-    const std::size_t off = jones::evaluate_station_jones_scalar<T>(beam, in, h);
-    jones_scalar.upload(h.data(), h.size(), stream);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // h is freed at return
     return off;
+  }
+
+  void ensure_baseline_pairs() {
+    if (have_baseline_pairs) return;
+    std::vector<int> p, q;
+    for (std::size_t a = 0; a < setup.num_stations; ++a) {
+      for (std::size_t b = a + 1; b < setup.num_stations; ++b) {
+        p.push_back(int(a));
+        q.push_back(int(b));
+      }
+    }
+    p_of_b.upload(p.data(), p.size(), stream);
+    q_of_b.upload(q.data(), q.size(), stream);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    have_baseline_pairs = true;
+  }
+
+  // Waits for everything this unit enqueued (its stream and the evaluators').
+  void synchronize() {
+    DeviceScope scope(device);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    predictor.synchronize();
+    if (aa) aa->synchronize();
   }
 };
 
 template <typename T>
-GpuUnit<T>::GpuUnit(int device, const jones::StationBeamConfig& beam, std::size_t num_stations,
-                    predict::Polarisation pol, std::vector<double> cable_x,
-                    std::vector<double> cable_y)
-    : impl_(std::make_unique<Impl>(device, beam, num_stations, pol == predict::Polarisation::Full,
-                                   std::move(cable_x), std::move(cable_y))) {}
+GpuUnit<T>::GpuUnit(int device, GpuSimSetup setup)
+    : impl_(std::make_unique<Impl>(device, std::move(setup))) {}
 
 template <typename T>
 GpuUnit<T>::~GpuUnit() = default;
@@ -180,38 +297,81 @@ int GpuUnit<T>::device() const {
 }
 
 template <typename T>
-void GpuUnit<T>::begin(std::span<const double> ra, std::span<const double> dec,
-                       std::span<const double> l, std::span<const double> m,
-                       std::span<const double> n, std::span<const T> ga, std::span<const T> gb,
-                       std::span<const T> gc, std::size_t cross_values, std::size_t auto_values) {
+void GpuUnit<T>::begin_block(int num_times, int num_channels) {
   Impl& d = *impl_;
   DeviceScope scope(d.device);
-  d.ns = ra.size();
-  d.ra_host.assign(ra.begin(), ra.end());
-  d.dec_host.assign(dec.begin(), dec.end());
-  d.sin_dec_host.resize(d.ns);
-  d.cos_dec_host.resize(d.ns);
-  for (std::size_t s = 0; s < d.ns; ++s) {
-    d.sin_dec_host[s] = std::sin(dec[s]);
-    d.cos_dec_host[s] = std::cos(dec[s]);
-  }
-  d.ra.upload(ra.data(), d.ns, d.stream);
-  d.sin_dec.upload(d.sin_dec_host.data(), d.ns, d.stream);
-  d.cos_dec.upload(d.cos_dec_host.data(), d.ns, d.stream);
-  d.l.upload(l.data(), d.ns, d.stream);
-  d.m.upload(m.data(), d.ns, d.stream);
-  d.n.upload(n.data(), d.ns, d.stream);
-  d.ga.upload(ga.data(), d.ns, d.stream);
-  d.gb.upload(gb.data(), d.ns, d.stream);
-  d.gc.upload(gc.data(), d.ns, d.stream);
-  d.cross_values = cross_values;
-  d.auto_values = auto_values;
-  for (auto [buf, count] : {std::pair{&d.cross, cross_values}, {&d.autos, auto_values}}) {
-    Complex<T>* p = buf->ensure(std::max<std::size_t>(count, 1));
+  d.num_times = num_times;
+  d.num_channels = num_channels;
+  const std::size_t tc = std::size_t(num_times) * std::size_t(num_channels);
+  d.cross_values = d.setup.write_cross ? tc * d.num_baselines * std::size_t(d.npol) : 0;
+  d.auto_values = d.setup.write_autos ? tc * d.setup.num_stations * std::size_t(d.npol) : 0;
+  for (auto [buf, count] : {std::pair{&d.cross, d.cross_values}, {&d.autos, d.auto_values}}) {
+    Complex<T>* p = buf->ensure(count);
     if (count > 0) {
       FRINGE_CUDA_CHECK(cudaMemsetAsync(p, 0, count * sizeof(Complex<T>), d.stream));
     }
   }
+}
+
+template <typename T>
+std::size_t GpuUnit<T>::begin_unit(const GpuChunk& chunk, double gast_rad,
+                                   std::span<const double> u, std::span<const double> v,
+                                   std::span<const double> w) {
+  Impl& d = *impl_;
+  DeviceScope scope(d.device);
+  DeviceChunk& c = d.chunk_for(chunk);
+  d.current = &c;
+  const std::size_t n = c.size;
+  // Horizon clip on the GPU: flags, then the kept indices in order.
+  std::size_t num_sites = 0;
+  if (d.setup.horizon_clip) {
+    num_sites = d.lon_host.size();
+    d.lst_host.resize(num_sites);
+    for (std::size_t i = 0; i < num_sites; ++i) d.lst_host[i] = gast_rad + d.lon_host[i];
+    d.lst.upload(d.lst_host.data(), num_sites, d.stream);
+  }
+  gpu::horizon_flags(n, c.ra.data(), c.sin_dec.data(), c.cos_dec.data(), num_sites,
+                     d.sin_lat.data(), d.cos_lat.data(), d.lst.data(), d.flags.ensure(n), d.stream);
+  const std::size_t scratch = gpu::compact_scratch_bytes(n);
+  gpu::compact_indices(n, d.flags.data(), d.positions.ensure(n), d.scan_scratch.ensure(scratch),
+                       scratch, d.kept.ensure(n), d.count.ensure(1), d.stream);
+  int kept_count = 0;
+  FRINGE_CUDA_CHECK(
+      cudaMemcpyAsync(&kept_count, d.count.data(), sizeof(int), cudaMemcpyDeviceToHost, d.stream));
+  FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
+  d.ns = std::size_t(kept_count);
+  const std::size_t ns = d.ns;
+  const gpu::ChunkArrays src{c.ra.data(), c.dec.data(), c.sin_dec.data(), c.cos_dec.data(),
+                             c.l.data(),  c.m.data(),   c.n.data(),       c.ga.data(),
+                             c.gb.data(), c.gc.data(),  c.spectra.data()};
+  const gpu::KeptArrays<T> dst{
+      d.kra.ensure(ns), d.kdec.ensure(ns), d.ksin.ensure(ns), d.kcos.ensure(ns), d.kl.ensure(ns),
+      d.km.ensure(ns),  d.kn.ensure(ns),   d.kga.ensure(ns),  d.kgb.ensure(ns),  d.kgc.ensure(ns)};
+  gpu::gather_sources<T>(ns, d.kept.data(), src, dst, d.stream);
+  // Host copies of the kept directions (host-side Jones inputs: beam plans, non-uniform
+  // aperture arrays) and the stations' (u, v, w) of this time.
+  d.ra_host.resize(ns);
+  d.dec_host.resize(ns);
+  if (ns > 0) {
+    FRINGE_CUDA_CHECK(cudaMemcpyAsync(d.ra_host.data(), d.kra.data(), ns * sizeof(double),
+                                      cudaMemcpyDeviceToHost, d.stream));
+    FRINGE_CUDA_CHECK(cudaMemcpyAsync(d.dec_host.data(), d.kdec.data(), ns * sizeof(double),
+                                      cudaMemcpyDeviceToHost, d.stream));
+  }
+  d.u.upload(u.data(), u.size(), d.stream);
+  d.v.upload(v.data(), v.size(), d.stream);
+  d.w.upload(w.data(), w.size(), d.stream);
+  FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
+  return ns;
+}
+
+template <typename T>
+std::span<const double> GpuUnit<T>::kept_ra() const {
+  return impl_->ra_host;
+}
+template <typename T>
+std::span<const double> GpuUnit<T>::kept_dec() const {
+  return impl_->dec_host;
 }
 
 template <typename T>
@@ -222,19 +382,19 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
   in.ra = d.ra_host;
   in.dec = d.dec_host;
   if (d.ns == 0) return 0;
-  const std::size_t total = d.num_stations * d.ns;
+  const std::size_t total = d.setup.num_stations * d.ns;
   std::size_t off = 0;
-  if (d.beam.station_type == jones::StationType::ApertureArray) {
+  if (d.setup.beam.station_type == jones::StationType::ApertureArray) {
     const std::vector<jones::AaStationPlan>& plans = d.plans_for(in);
     const bool uniform = std::all_of(plans.begin(), plans.end(),
                                      [](const jones::AaStationPlan& p) { return p.uniform; });
-    if (!uniform || d.beam.allow_station_beam_duplication) {
-      off = d.host_jones(in);  // the CPU path handles these (documented in gpu_unit.h)
+    if (!uniform || d.setup.beam.allow_station_beam_duplication) {
+      off = d.host_jones(in);  // the CPU path handles these (documented in docs/simulation.md)
     } else {
       for (const auto& p : plans) off += p.beam_off ? 1 : 0;
       d.aa->set_plans(plans);
-      const jones::AaDeviceSources src{d.ra.data(), d.sin_dec.data(), d.cos_dec.data(), d.ns};
-      // The evaluator runs on its own stream: make it wait for this unit's uploads first.
+      const jones::AaDeviceSources src{d.kra.data(), d.ksin.data(), d.kcos.data(), d.ns};
+      // The evaluator runs on its own stream: make it wait for this unit's work first.
       FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
       if (d.full) {
         d.aa->evaluate_full(src, in.parallactic, d.jones_full.ensure(total));
@@ -246,81 +406,142 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
   } else {
     std::vector<std::size_t> below;
     const std::vector<jones::StationBeamParams<double>> params =
-        jones::station_params(d.beam, in, below);
+        jones::station_params(d.setup.beam, in, below);
     off = below.size();
     d.params.upload(params.data(), params.size(), d.stream);
-    const jones::DeviceSourceDirections src{d.ra.data(), d.sin_dec.data(), d.cos_dec.data(), d.ns};
+    const jones::DeviceSourceDirections src{d.kra.data(), d.ksin.data(), d.kcos.data(), d.ns};
     if (d.full) {
-      jones::station_jones_full_cuda<T>(d.params.data(), d.num_stations, src,
+      jones::station_jones_full_cuda<T>(d.params.data(), d.setup.num_stations, src,
                                         d.jones_full.ensure(total), d.stream);
     } else {
-      jones::station_jones_scalar_cuda<T>(d.params.data(), d.num_stations, src,
+      jones::station_jones_scalar_cuda<T>(d.params.data(), d.setup.num_stations, src,
                                           d.jones_scalar.ensure(total), d.stream);
     }
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // params is freed at return
   }
-  if (!d.cable_x.empty()) {  // station cable phases exp(i 2 pi dL / lambda), oskar-compat 4.2
+  if (!d.setup.cable_x.empty()) {  // station cable phases exp(i 2 pi dL / lambda), oskar-compat 4.2
     const double k = 2.0 * 3.14159265358979323846 * in.freq_hz / 299792458.0;
-    std::vector<Complex<T>> hx(d.num_stations), hy(d.num_stations);
-    for (std::size_t p = 0; p < d.num_stations; ++p) {
-      hx[p] = {T(std::cos(k * d.cable_x[p])), T(std::sin(k * d.cable_x[p]))};
-      hy[p] = {T(std::cos(k * d.cable_y[p])), T(std::sin(k * d.cable_y[p]))};
+    const std::size_t np = d.setup.num_stations;
+    std::vector<Complex<T>> hx(np), hy(np);
+    for (std::size_t p = 0; p < np; ++p) {
+      hx[p] = {T(std::cos(k * d.setup.cable_x[p])), T(std::sin(k * d.setup.cable_x[p]))};
+      hy[p] = {T(std::cos(k * d.setup.cable_y[p])), T(std::sin(k * d.setup.cable_y[p]))};
     }
     Complex<T>* px = d.px.upload(hx.data(), hx.size(), d.stream);
     Complex<T>* py = d.py.upload(hy.data(), hy.size(), d.stream);
     if (d.full) {
-      jones::station_row_phases_cuda<T>(d.jones_full.data(), d.num_stations, d.ns, px, py,
-                                        d.stream);
+      jones::station_row_phases_cuda<T>(d.jones_full.data(), np, d.ns, px, py, d.stream);
     } else {
-      jones::station_row_phases_cuda<T>(d.jones_scalar.data(), d.num_stations, d.ns, px, d.stream);
+      jones::station_row_phases_cuda<T>(d.jones_scalar.data(), np, d.ns, px, d.stream);
     }
-    // The host vectors must outlive the copies.
-    FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // hx, hy are freed at return
   }
   return off;
 }
 
 template <typename T>
-void GpuUnit<T>::predict(const predict::PredictInput<T>& in, std::size_t cross_offset,
-                         std::size_t auto_offset) {
+void GpuUnit<T>::predict(const predict::PredictInput<T>& in, int t, int c) {
   Impl& d = *impl_;
   DeviceScope scope(d.device);
   if (d.ns == 0) return;
+  if (t < 0 || t >= d.num_times || c < 0 || c >= d.num_channels) {
+    throw Error("GPU unit: time " + std::to_string(t) + ", channel " + std::to_string(c) +
+                " outside the block of " + std::to_string(d.num_times) + " x " +
+                std::to_string(d.num_channels));
+  }
+  const std::size_t ns = d.ns;
+  T* si = d.si.ensure(ns);
+  T* sq = d.full ? d.sq.ensure(ns) : nullptr;
+  T* su = d.full ? d.su.ensure(ns) : nullptr;
+  T* sv = d.full ? d.sv.ensure(ns) : nullptr;
+  gpu::source_fluxes<T>(ns, d.kept.data(), d.current->spectra.data(), in.frequency_hz,
+                        d.setup.flux_min, d.setup.flux_max, si, sq, su, sv, d.stream);
   predict::DevicePredictInput<T> g;
   static_cast<predict::PredictInput<T>&>(g) = in;
   auto& s = g.sources;
-  s.count = d.ns;
-  s.stokes_i = d.si.upload(in.sources.stokes_i, d.ns, d.stream);
-  s.stokes_q = in.sources.stokes_q ? d.sq.upload(in.sources.stokes_q, d.ns, d.stream) : nullptr;
-  s.stokes_u = in.sources.stokes_u ? d.su.upload(in.sources.stokes_u, d.ns, d.stream) : nullptr;
-  s.stokes_v = in.sources.stokes_v ? d.sv.upload(in.sources.stokes_v, d.ns, d.stream) : nullptr;
-  s.l = d.l.data();
-  s.m = d.m.data();
-  s.n = d.n.data();
-  s.gauss_a = d.ga.data();
-  s.gauss_b = d.gb.data();
-  s.gauss_c = d.gc.data();
+  s.count = ns;
+  s.stokes_i = si;
+  s.stokes_q = sq;
+  s.stokes_u = su;
+  s.stokes_v = sv;
+  s.l = d.kl.data();
+  s.m = d.km.data();
+  s.n = d.kn.data();
+  s.gauss_a = d.kga.data();
+  s.gauss_b = d.kgb.data();
+  s.gauss_c = d.kgc.data();
   auto& st = g.stations;
-  st.u = d.u.upload(in.stations.u, d.num_stations, d.stream);
-  st.v = d.v.upload(in.stations.v, d.num_stations, d.stream);
-  st.w = d.w.upload(in.stations.w, d.num_stations, d.stream);
+  st.count = d.setup.num_stations;
+  st.u = d.u.data();
+  st.v = d.v.data();
+  st.w = d.w.data();
   st.jones = d.full ? d.jones_full.data() : nullptr;
   st.jones_scalar = d.full ? nullptr : d.jones_scalar.data();
   if (in.time_smearing.tau_s > 0) {
-    g.time_smearing.station_x = d.tx.upload(in.time_smearing.station_x, d.num_stations, d.stream);
-    g.time_smearing.station_y = d.ty.upload(in.time_smearing.station_y, d.num_stations, d.stream);
+    if (d.setup.station_x.empty()) throw Error("GPU unit: time smearing without station x, y");
+    g.time_smearing.station_x = d.tx.data();
+    g.time_smearing.station_y = d.ty.data();
   }
+  const std::size_t slice = std::size_t(t) * std::size_t(d.num_channels) + std::size_t(c);
   predict::DevicePredictOutput<T> out;
-  if (d.cross_values > 0) out.cross = d.cross.data() + cross_offset;
-  if (d.auto_values > 0) out.autos = d.autos.data() + auto_offset;
+  if (d.cross_values > 0) out.cross = d.cross.data() + slice * d.num_baselines * d.npol;
+  if (d.auto_values > 0) out.autos = d.autos.data() + slice * d.setup.num_stations * d.npol;
   d.predictor.run(g, out, d.stream);
-  // The host flux and UVW arrays are reused for the next channel: wait for the copies.
-  FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
 }
 
 template <typename T>
-void GpuUnit<T>::end(Complex<T>* cross, Complex<T>* autos) {
+void GpuUnit<T>::synchronize() {
+  impl_->synchronize();
+}
+
+template <typename T>
+void GpuUnit<T>::finish_block(std::span<GpuUnit<T>* const> others, const GpuBlockNoise* noise,
+                              Complex<T>* cross, Complex<T>* autos) {
   Impl& d = *impl_;
+  d.synchronize();
+  for (GpuUnit<T>* o : others) {
+    Impl& od = *o->impl_;
+    od.synchronize();
+    if (od.cross_values != d.cross_values || od.auto_values != d.auto_values) {
+      throw Error("GPU block reduction: the GPUs' copies of the block differ in size");
+    }
+  }
   DeviceScope scope(d.device);
+  // Sum of the copies (device to device; through the host where there is no peer path).
+  for (GpuUnit<T>* o : others) {
+    Impl& od = *o->impl_;
+    for (auto [mine, theirs, count] :
+         {std::tuple{&d.cross, &od.cross, d.cross_values}, {&d.autos, &od.autos, d.auto_values}}) {
+      if (count == 0) continue;
+      Complex<T>* recv = d.receive.ensure(count);
+      FRINGE_CUDA_CHECK(cudaMemcpyPeerAsync(recv, d.device, theirs->data(), od.device,
+                                            count * sizeof(Complex<T>), d.stream));
+      gpu::add_values<T>(count, mine->data(), recv, d.stream);
+    }
+  }
+  if (noise) {
+    if (noise->sigma.size() != std::size_t(d.num_channels) * d.setup.num_stations) {
+      throw Error("GPU block noise: " + std::to_string(noise->sigma.size()) +
+                  " RMS values; expected channels x stations");
+    }
+    d.ensure_baseline_pairs();
+    gpu::NoiseArgs a{};
+    a.seed = noise->seed;
+    a.num_times = d.num_times;
+    a.num_channels = d.num_channels;
+    a.start_time = noise->start_time;
+    a.start_channel = noise->start_channel;
+    a.num_stations = d.setup.num_stations;
+    a.num_baselines = d.num_baselines;
+    a.full = d.full;
+    a.sigma = d.sigma.upload(noise->sigma.data(), noise->sigma.size(), d.stream);
+    a.p_of_b = d.p_of_b.data();
+    a.q_of_b = d.q_of_b.data();
+    a.channel_bandwidth_hz = noise->channel_bandwidth_hz;
+    a.time_average_sec = noise->time_average_sec;
+    gpu::add_noise<T>(a, d.cross_values ? d.cross.data() : nullptr,
+                      d.auto_values ? d.autos.data() : nullptr, d.stream);
+  }
   if (cross && d.cross_values > 0) {
     FRINGE_CUDA_CHECK(cudaMemcpyAsync(cross, d.cross.data(), d.cross_values * sizeof(Complex<T>),
                                       cudaMemcpyDeviceToHost, d.stream));
@@ -330,7 +551,6 @@ void GpuUnit<T>::end(Complex<T>* cross, Complex<T>* autos) {
                                       cudaMemcpyDeviceToHost, d.stream));
   }
   FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
-  d.predictor.synchronize();
 }
 
 template class GpuUnit<float>;

@@ -24,12 +24,12 @@
 #include "fringe/core/precision.h"
 #include "fringe/core/thread_pool.h"
 #include "fringe/io/ms/ms_writer.h"
-#include "fringe/sim/corruption_gains.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/pointing_file.h"
 #include "fringe/jones/station_jones.h"
 #include "fringe/predict/predict.h"
 #include "fringe/sim/block_plan.h"
+#include "fringe/sim/corruption_gains.h"
 #include "fringe/sim/gpu_unit.h"
 #include "fringe/sky/gaussian.h"
 #include "fringe/sky/spectrum.h"
@@ -181,11 +181,21 @@ class Pipeline {
                                         config.observation.phase_centre_dec);
   }
 
-  // Computes the data of `block` (its axes already set).
+  // Computes the data of `block` (its axes already set), with system noise when `noise` is
+  // given.
   void compute_block(vis::VisBlock<T>& block, ThreadPool& pool, ProgressCounter& progress,
-                     std::vector<Workspace<T>>& spaces) {
+                     std::vector<Workspace<T>>& spaces, const vis::NoiseTable* noise) {
     const std::size_t nt = std::size_t(block.num_times());
     const std::size_t nk = chunks_.size();
+    const bool on_gpus = gpu_of(spaces[0]) != nullptr;
+#ifdef FRINGE_HAVE_CUDA
+    if (on_gpus) {
+      for (auto& ws : spaces) ws.gpu->begin_block(block.num_times(), block.num_channels());
+    }
+#endif
+    // CPU: unit (t, k) adds into the block in chunk order (OrderedCommit), so the sums do not
+    // depend on the threads. GPU: each GPU adds into its own device copy of the block; the
+    // copies are summed at the end (finish_gpu_block).
     OrderedCommit commit(nt);
     // Units chunk-major, so consecutive units belong to different times and rarely wait.
     std::mutex error_mutex;
@@ -194,12 +204,16 @@ class Pipeline {
       pool.run(nt * nk, [&](std::size_t item, int thread) {
         const std::size_t k = item / nt, t = item % nt;
         try {
-          // CPU: the parallelism comes from the units. GPU: the host work of a unit (plans,
-          // fluxes) may use this GPU's share of the cores.
+          // CPU: the parallelism comes from the units. GPU: the host work of a unit (plans)
+          // may use this GPU's share of the cores.
           Workspace<T>& ws = spaces[std::size_t(thread)];
           omp_set_num_threads(gpu_of(ws) ? std::max(1, cpu_thread_count() / pool.size()) : 1);
-          run_unit(block, t, k, spaces[std::size_t(thread)]);
-          commit.commit(t, k, [&] { add_unit(block, t, spaces[std::size_t(thread)]); });
+          if (on_gpus) {
+            run_unit_gpu(block, t, k, ws);
+          } else {
+            run_unit(block, t, k, ws);
+            commit.commit(t, k, [&] { add_unit(block, t, ws); });
+          }
           progress.advance();
         } catch (const Aborted&) {
           throw;
@@ -215,6 +229,14 @@ class Pipeline {
     } catch (...) {
       if (first_error) std::rethrow_exception(first_error);
       throw;
+    }
+    if (on_gpus) {
+      finish_gpu_block(block, spaces, noise);
+    } else if (noise) {  // after the block's sky visibilities are complete (oskar-compat 4.4)
+      Timed timed(ctx_.timers, "noise");
+      vis::add_system_noise(
+          block, *noise,
+          {config_.noise.seed, config_.channel_bandwidth_hz, config_.time_average_sec});
     }
   }
 
@@ -256,42 +278,96 @@ class Pipeline {
     const bool full = pol_ == predict::Polarisation::Full;
     const bool jones_per_channel = jones::depends_on_frequency(config_.beam);
     const int time_index = block.start_time_index + int(t);
-    GpuUnit<T>* gpu = gpu_of(ws);
-    if (gpu) {
-      gpu->begin(ws.ra, ws.dec, ws.l, ws.m, ws.n, ws.ga, ws.gb, ws.gc, ws.cross.size(),
-                 ws.autos.size());
-    }
     for (int c = 0; c < nc; ++c) {
       const double freq = block.frequency_hz(c);
       if (c == 0 || jones_per_channel) {
         Timed timed(ctx_.timers, "jones");
-        if (gpu) {
-          record_below(gpu->jones(jones_input(ws, gast, freq, time_index)));
-        } else {
-          evaluate_jones(ws, gast, freq, full, time_index);
-        }
+        evaluate_jones(ws, gast, freq, full, time_index);
       }
       corr_timer.resume();
       fluxes(chunk, freq, ws);
       const predict::PredictInput<T> in = predict_input(ws, gast, freq);
-      const std::size_t cross_offset = std::size_t(c) * nbl_ * npol_;
-      const std::size_t auto_offset = std::size_t(c) * st_.count * npol_;
-      if (gpu) {
-        gpu->predict(in, cross_offset, auto_offset);
-      } else {
-        predict::PredictOutput<T> out;
-        if (config_.write_cross) out.cross = ws.cross.data() + cross_offset;
-        if (config_.write_autos) out.autos = ws.autos.data() + auto_offset;
-        predict::predict_direct_cpu(in, out);
-      }
-      corr_timer.stop();
-    }
-    if (gpu) {
-      corr_timer.resume();
-      gpu->end(ws.cross.data(), ws.autos.data());
+      predict::PredictOutput<T> out;
+      if (config_.write_cross) out.cross = ws.cross.data() + std::size_t(c) * nbl_ * npol_;
+      if (config_.write_autos) out.autos = ws.autos.data() + std::size_t(c) * st_.count * npol_;
+      predict::predict_direct_cpu(in, out);
       corr_timer.stop();
     }
     if (ctx_.timers) ctx_.timers->add("correlate", corr_timer.seconds());
+  }
+
+  // One unit on this thread's GPU: the horizon clip, fluxes and predict run there and add
+  // into the GPU's copy of the block (gpu_unit.h); the host forms station-level inputs.
+  void run_unit_gpu([[maybe_unused]] const vis::VisBlock<T>& block, [[maybe_unused]] std::size_t t,
+                    [[maybe_unused]] std::size_t k, [[maybe_unused]] Workspace<T>& ws) {
+#ifdef FRINGE_HAVE_CUDA
+    const ObservationConfig& o = config_.observation;
+    const Chunk& chunk = chunks_[k];
+    GpuUnit<T>& gpu = *ws.gpu;
+    const double mjd = o.time_centre_mjd(block.start_time_index + int(t));
+    const double gast = astro::gast_rad(mjd);
+    ws.u.resize(st_.count);
+    ws.v.resize(st_.count);
+    ws.w.resize(st_.count);
+    astro::station_uvw(st_.true_x, st_.true_y, st_.true_z, o.phase_centre_ra, o.phase_centre_dec,
+                       gast, ws.u, ws.v, ws.w);
+    std::size_t ns = 0;
+    {
+      Timed timed(ctx_.timers, "horizon clip");
+      ns = gpu.begin_unit({k, &chunk.sky, chunk.a, chunk.b, chunk.c}, gast, ws.u, ws.v, ws.w);
+    }
+    if (ns == 0) return;
+    const bool jones_per_channel = jones::depends_on_frequency(config_.beam);
+    const int time_index = block.start_time_index + int(t);
+    Timer corr_timer;
+    for (int c = 0; c < block.num_channels(); ++c) {
+      const double freq = block.frequency_hz(c);
+      if (c == 0 || jones_per_channel) {
+        Timed timed(ctx_.timers, "jones");
+        jones::StationJonesInput in = jones_input(ws, gast, freq, time_index);
+        in.ra = gpu.kept_ra();
+        in.dec = gpu.kept_dec();
+        record_below(gpu.jones(in));
+      }
+      corr_timer.resume();
+      gpu.predict(predict_input(ws, gast, freq), int(t), c);
+      corr_timer.stop();
+    }
+    corr_timer.resume();
+    gpu.synchronize();  // the predict kernels run asynchronously: their time is counted here
+    corr_timer.stop();
+    if (ctx_.timers) ctx_.timers->add("correlate", corr_timer.seconds());
+#endif
+  }
+
+  // Sums the GPUs' copies of the block on the first GPU, adds the noise there, and copies the
+  // result into the host block.
+  void finish_gpu_block([[maybe_unused]] vis::VisBlock<T>& block,
+                        [[maybe_unused]] std::vector<Workspace<T>>& spaces,
+                        [[maybe_unused]] const vis::NoiseTable* noise) {
+#ifdef FRINGE_HAVE_CUDA
+    Timed timed(ctx_.timers, "block reduction");
+    std::vector<GpuUnit<T>*> others;
+    for (std::size_t i = 1; i < spaces.size(); ++i) others.push_back(spaces[i].gpu.get());
+    std::optional<GpuBlockNoise> gn;
+    if (noise) {
+      gn.emplace();
+      gn->seed = config_.noise.seed;
+      gn->start_time = block.start_time_index;
+      gn->start_channel = block.start_channel_index;
+      gn->channel_bandwidth_hz = config_.channel_bandwidth_hz;
+      gn->time_average_sec = config_.time_average_sec;
+      noise->validate(st_.count);
+      for (int c = 0; c < block.num_channels(); ++c) {
+        for (std::size_t p = 0; p < st_.count; ++p) {
+          gn->sigma.push_back(noise->sigma(p, block.frequency_hz(c)));
+        }
+      }
+    }
+    spaces[0].gpu->finish_block(others, gn ? &*gn : nullptr,
+                                block.has_cross() ? block.cross_data().data() : nullptr,
+                                block.has_autos() ? block.auto_data().data() : nullptr);
+#endif
   }
 
   // The predict input of one channel (host arrays of the workspace).
@@ -522,13 +598,34 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   ThreadPool pool(result.num_threads);
   std::vector<Workspace<T>> spaces(std::size_t(pool.size()));
 #ifdef FRINGE_HAVE_CUDA
-  for (std::size_t i = 0; i < result.gpus.size(); ++i) {
-    spaces[i].gpu = std::make_unique<GpuUnit<T>>(
-        result.gpus[i], config.beam, stations.count,
-        meta.pol_mode == vis::PolMode::Full ? predict::Polarisation::Full
-                                            : predict::Polarisation::Scalar,
-        stations.has_cable_errors ? stations.cable_x : std::vector<double>{},
-        stations.has_cable_errors ? stations.cable_y : std::vector<double>{});
+  // One unit per GPU, set up concurrently (each creates its stream and buffers on its GPU).
+  GpuSimSetup setup;
+  setup.beam = config.beam;
+  setup.num_stations = stations.count;
+  setup.pol = meta.pol_mode == vis::PolMode::Full ? predict::Polarisation::Full
+                                                  : predict::Polarisation::Scalar;
+  if (stations.has_cable_errors) {
+    setup.cable_x = stations.cable_x;
+    setup.cable_y = stations.cable_y;
+  }
+  setup.station_x = stations.true_x;
+  setup.station_y = stations.true_y;
+  setup.sites = stations.sites;
+  setup.horizon_clip = config.apply_horizon_clip;
+  setup.phase_centre_ra = config.observation.phase_centre_ra;
+  setup.phase_centre_dec = config.observation.phase_centre_dec;
+  setup.flux_min = config.common_flux_filter.flux_min;
+  setup.flux_max = config.common_flux_filter.flux_max;
+  setup.write_cross = config.write_cross;
+  setup.write_autos = config.write_autos;
+  {
+    std::vector<std::future<void>> setups;
+    for (std::size_t i = 0; i < result.gpus.size(); ++i) {
+      setups.push_back(std::async(std::launch::async, [&, i] {
+        spaces[i].gpu = std::make_unique<GpuUnit<T>>(result.gpus[i], setup);
+      }));
+    }
+    for (auto& f : setups) f.get();
   }
 #endif
   Pipeline<T> pipeline(config, chunks, stations, context);
@@ -536,27 +633,22 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   const vis::PolMode pol = meta.pol_mode;
 
   const GainCorruption corruption(config.corruption, meta);  // docs/calibration.md
-  std::future<void> pending;  // the previous block's write
+  std::future<void> pending;                                 // the previous block's write
   for (const auto& b : plan.blocks) {
     vis::VisBlock<T> block(b.num_times, b.num_channels, int(stations.count), pol,
                            config.write_cross, config.write_autos);
     block.set_axes(meta, b.start_time, b.start_channel);
-    pipeline.compute_block(block, pool, progress, spaces);
+    pipeline.compute_block(block, pool, progress, spaces, noise);
     fill_uvw(block, config, stations);
-    if (noise) {  // after the block's sky visibilities are complete (oskar-compat.md 4.4)
-      Timed timed(context.timers, "noise");
-      vis::add_system_noise(
-          block, *noise, {config.noise.seed, config.channel_bandwidth_hz, config.time_average_sec});
-    }
     auto model = corruption.apply(  // G (V + N) G^H; model V for MODEL_DATA (or nullopt)
         block, noise, {config.noise.seed, config.channel_bandwidth_hz, config.time_average_sec});
     if (pending.valid()) pending.get();
-    pending = std::async(std::launch::async, [&writer, &context, blk = std::move(block),
-                                              mdl = std::move(model)]() {
-      Timed timed(context.timers, "write");
-      writer.append_block(blk);
-      if (mdl) writer.append_model_block(*mdl);
-    });
+    pending = std::async(std::launch::async,
+                         [&writer, &context, blk = std::move(block), mdl = std::move(model)]() {
+                           Timed timed(context.timers, "write");
+                           writer.append_block(blk);
+                           if (mdl) writer.append_model_block(*mdl);
+                         });
   }
   if (pending.valid()) pending.get();
   result.stations_with_beam_below_horizon = pipeline.beams_below_horizon();
@@ -644,10 +736,28 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
 #ifdef FRINGE_HAVE_CUDA
   // Out of GPU memory is never silent: the chunk shrinks to what the smallest GPU holds (with
   // half of its free memory as the budget), with a warning.
+  // The block's device copies come first; a block that does not fit is an error naming the
+  // settings that size it.
+  const std::size_t block_values =
+      std::size_t(config.times_per_block()) * std::size_t(config.channels_per_block()) *
+      (predict::num_baselines(telescope.num_stations()) + telescope.num_stations()) *
+      (config.pol_mode == PolarisationMode::Full ? 4 : 1);
+  const std::size_t block_bytes =
+      gpu_block_bytes(block_values, config.precision == Precision::Double);
   for (int g : gpus) {
-    const std::size_t fit = gpu_max_chunk_sources(gpu_free_bytes(g) / 2, telescope.num_stations(),
-                                                  config.precision == Precision::Double,
-                                                  config.pol_mode == PolarisationMode::Full);
+    const std::size_t free = gpu_free_bytes(g);
+    if (block_bytes > free / 2) {
+      throw Error::in_setting(
+          "interferometer/max_time_samples_per_block", std::to_string(config.times_per_block()),
+          "a block of " + std::to_string(config.times_per_block()) + " times x " +
+              std::to_string(config.channels_per_block()) + " channels needs " +
+              std::to_string(block_bytes >> 20) + " MiB on GPU " + std::to_string(g) +
+              ", more than half of its free " + std::to_string(free >> 20) +
+              " MiB: lower it (or interferometer/max_channels_per_block)");
+    }
+    const std::size_t fit = gpu_max_chunk_sources(
+        (free - block_bytes) / 2, telescope.num_stations(), config.precision == Precision::Double,
+        config.pol_mode == PolarisationMode::Full);
     if (fit < per_chunk) {
       log_warning(context.logger, "simulator/max_sources_per_chunk = " + std::to_string(per_chunk) +
                                       " does not fit in GPU " + std::to_string(g) +

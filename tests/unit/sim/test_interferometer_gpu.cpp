@@ -1,6 +1,8 @@
 // The simulation pipeline on a GPU (sim/gpu_unit.h) against the same pipeline on the CPU,
 // through the Measurement Sets both write: every station type, Full and Scalar, double and
-// single precision, points and Gaussians, smearing, autos, station cable length errors.
+// single precision, points and Gaussians, smearing, autos, station cable length errors; the
+// GPU-side stages (horizon clip, every spectrum kind and rotation measure, the common flux
+// filter, system noise, the block reduction) and independence of the chunk size.
 // Skipped without a CUDA device.
 #include <gtest/gtest.h>
 
@@ -145,6 +147,103 @@ TEST(InterferometerGpu, IsotropicAndVlaFullSingle) {
   compare(c, "iso_full_sp", kSingleTol);
   Case v = make_case("vla-a.tm", fringe::jones::StationType::VlaPbcor);
   compare(v, "vla_full_dp", kDoubleTol);
+}
+
+// A sky over the whole celestial sphere (about half below the horizon of every station)
+// with every spectrum kind: power laws with curvature, linear spectral indices, rotation
+// measures from Q/U and from pol fraction/angle, multi-valued I, Gaussian lines; fluxes
+// that straddle the common flux filter; system noise on crosses and autos.
+Case busy_case(fringe::jones::StationType type) {
+  Case c = make_case("vla-a.tm", type);
+  c.sky = {};
+  SimulationConfig& s = c.config;
+  const double f0 = s.observation.start_frequency_hz;
+  for (int i = 0; i < 300; ++i) {
+    fringe::sky::Source src;
+    src.ra = 2.0 * std::numbers::pi * std::fmod(0.618034 * i, 1.0);
+    src.dec = std::asin(2.0 * std::fmod(0.4142136 * i + 0.05, 1.0) - 1.0);
+    if (i % 5 == 0) {  // some near the phase centre so the data are not only noise
+      src.ra = s.observation.phase_centre_ra + 0.01 * std::sin(0.9 * i);
+      src.dec = s.observation.phase_centre_dec + 0.01 * std::cos(1.1 * i);
+    }
+    src.I = 0.5 + 0.01 * i;
+    src.Q = 0.05 * (i % 4);
+    src.U = -0.03 * (i % 3);
+    src.V = 0.002 * i;
+    src.ref_freq = f0 * (0.9 + 0.001 * (i % 7));
+    switch (i % 6) {
+      case 0:
+        src.spectral_index = {-0.7, 0.1};
+        src.has_curvature = true;
+        src.curvature = -0.2;
+        break;
+      case 1:
+        src.spectral_index = {0.3, -0.05};
+        src.linear_spectral_index = true;
+        break;
+      case 2:
+        src.has_rotation_measure = true;
+        src.rotation_measure = 20.0 + i;
+        break;
+      case 3:
+        src.has_rotation_measure = true;
+        src.rotation_measure = -5.0;
+        src.pol_fraction = {0.2};
+        src.pol_angle = {0.3};
+        break;
+      case 4:
+        src.chan_i = {1.0, 2.0, 3.0};
+        src.chan_ref_freq = {f0 * 0.99, f0 * 1.01, f0 * 1.03};
+        break;
+      default:
+        src.chan_i = {2.0, 1.5};
+        src.chan_ref_freq = {f0, f0 * 1.02};
+        src.line_width = {f0 * 0.005, f0 * 0.01};
+        break;
+    }
+    c.sky.push_back(src);
+  }
+  s.max_sources_per_chunk = 64;
+  s.common_flux_filter.flux_min = 0.6;
+  s.common_flux_filter.flux_max = 3.0;
+  s.noise.enable = true;
+  s.noise.seed = 7;
+  s.noise.freq = fringe::sim::NoiseFreqSource::ObservationSettings;
+  s.noise.rms = fringe::sim::NoiseRmsSource::Range;
+  s.noise.rms_start_jy = 0.3;
+  s.noise.rms_end_jy = 0.5;
+  s.channel_bandwidth_hz = 1e6;
+  s.time_average_sec = 10;
+  return c;
+}
+
+TEST(InterferometerGpu, HorizonClipSpectraFluxFilterNoiseFullDouble) {
+  compare(busy_case(fringe::jones::StationType::Gaussian), "busy_full_dp", kDoubleTol);
+}
+
+TEST(InterferometerGpu, HorizonClipSpectraFluxFilterNoiseScalarSingle) {
+  Case c = busy_case(fringe::jones::StationType::Isotropic);
+  c.config.pol_mode = fringe::sim::PolarisationMode::Scalar;
+  c.config.precision = fringe::Precision::Single;
+  compare(c, "busy_scalar_sp", kSingleTol);
+}
+
+// Chunks of 7 sources and one time per block against one chunk and the whole observation in
+// one block, both on the GPU: equal but for the summation order.
+TEST(InterferometerGpu, ResultsDoNotDependOnChunkOrBlockSize) {
+  if (fringe::cuda_devices().empty()) GTEST_SKIP() << "no CUDA device";
+  Case a = busy_case(fringe::jones::StationType::Gaussian);
+  Case b = a;
+  a.config.max_sources_per_chunk = 7;
+  a.config.max_times_per_block = 1;
+  b.config.max_sources_per_chunk = 100000;
+  b.config.max_times_per_block = 8;
+  const auto small = run(a, true, "chunks_small");
+  const auto large = run(b, true, "chunks_large");
+  ASSERT_EQ(small.size(), large.size());
+  const double err = rel_rms(small, large);
+  EXPECT_LT(err, kDoubleTol);
+  std::printf("[ gpu chunks ] 7-source chunks vs one chunk: relative RMS %.3e\n", err);
 }
 
 }  // namespace
