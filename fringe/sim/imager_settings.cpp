@@ -1,0 +1,144 @@
+#include "fringe/sim/imager_settings.h"
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include "fringe/core/error.h"
+#include "fringe/sim/settings_to_config.h"
+
+namespace fringe::sim {
+
+namespace {
+
+using imager::Algorithm;
+using imager::ImageType;
+using imager::Weighting;
+constexpr double kDeg = std::numbers::pi / 180.0;
+
+ImageType image_type(const std::string& t) {
+  if (t == "Linear (XX,XY,YX,YY)") return ImageType::Linear;
+  if (t == "Stokes (I,Q,U,V)") return ImageType::Stokes;
+  if (t == "XX") return ImageType::XX;
+  if (t == "XY") return ImageType::XY;
+  if (t == "YX") return ImageType::YX;
+  if (t == "YY") return ImageType::YY;
+  if (t == "I") return ImageType::I;
+  if (t == "Q") return ImageType::Q;
+  if (t == "U") return ImageType::U;
+  if (t == "V") return ImageType::V;
+  if (t == "PSF") return ImageType::Psf;
+  throw Error::in_setting("image/image_type", t, "unknown image type");
+}
+
+int positive_or_auto(const settings::Settings& s, const std::string& key) {
+  return s.is_word(key, "auto") ? 0 : s.get_int(key);
+}
+
+}  // namespace
+
+imager::ImagerConfig imager_config(const settings::Settings& s) {
+  imager::ImagerConfig c;
+  c.input_ms = s.get_path_list("image/input_vis_data");
+  if (c.input_ms.empty())
+    throw Error::in_setting("image/input_vis_data", "", "expected one or more Measurement Sets");
+  for (const auto& p : c.input_ms) {
+    if (p.ends_with(".vis"))
+      throw Error::in_setting("image/input_vis_data", p,
+                              "OSKAR .vis files are not read by fringe; give a Measurement Set");
+  }
+  c.ms_column = s.get_option("image/ms_column");
+  c.root_path = s.get_path("image/root_path");
+  if (c.root_path.empty()) {
+    std::filesystem::path p(c.input_ms.front());
+    while (!p.empty() && p.filename().empty()) p = p.parent_path();
+    c.root_path = (p.parent_path() / p.stem()).string();
+  }
+  c.scale_norm_with_num_input_files = s.get_bool("image/scale_norm_with_num_input_files");
+  c.precision = s.get_bool("image/double_precision") ? Precision::Double : Precision::Single;
+  c.use_gpus = s.get_bool("image/use_gpus");
+  if (c.use_gpus && !s.is_word("image/cuda_device_ids", "all")) {
+    for (int id : s.get_int_list("image/cuda_device_ids")) {
+      if (id < 0)
+        throw Error::in_setting("image/cuda_device_ids", s.get("image/cuda_device_ids"),
+                                "expected CUDA device indices >= 0 or 'all'");
+      c.cuda_device_ids.push_back(id);
+    }
+  }
+  c.size = s.get_int("image/size");
+  if (c.size <= 0 || c.size % 2)
+    throw Error::in_setting("image/size", s.get("image/size"), "expected an even number of pixels");
+  if (s.get_bool("image/specify_cellsize")) {
+    c.cell_rad = s.get_double("image/cellsize_arcsec") * kDeg / 3600.0;
+  } else {
+    const double fov = s.get_double("image/fov_deg") * kDeg;
+    const double x = 2.0 * std::sin(0.5 * fov) / c.size;
+    if (!(fov > 0) || fov >= std::numbers::pi)
+      throw Error::in_setting("image/fov_deg", s.get("image/fov_deg"),
+                              "expected a field of view between 0 and 180 degrees");
+    c.cell_rad = std::asin(x);  // OSKAR's cell: asin(2 sin(fov / 2) / size)
+  }
+  if (!(c.cell_rad > 0))
+    throw Error::in_setting("image/cellsize_arcsec", s.get("image/cellsize_arcsec"),
+                            "expected a positive pixel size");
+  c.image_type = image_type(s.get_option("image/image_type"));
+  c.channel_snapshots = s.get_bool("image/channel_snapshots");
+  c.freq_min_hz = s.get_double("image/freq_min_hz");
+  c.freq_max_hz = s.get_double("image/freq_max_hz");
+  c.time_min_s = s.get_double("image/time_min_utc") * 86400.0;
+  c.time_max_s = s.get_double("image/time_max_utc") * 86400.0;
+  c.uv_min_lambda = s.get_double("image/uv_filter_min");
+  c.uv_max_lambda = s.get_double("image/uv_filter_max");
+
+  const std::string alg = s.get_option("image/algorithm");
+  if (alg == "IDG")
+    c.algorithm = Algorithm::Idg;
+  else if (alg == "DFT 2D")
+    c.algorithm = Algorithm::Dft2d;
+  else if (alg == "DFT 3D")
+    c.algorithm = Algorithm::Dft3d;
+  else
+    throw Error::in_setting("image/algorithm", alg, "not supported by fringe yet (use IDG)");
+  if (c.algorithm == Algorithm::Idg) {
+    c.idg.subgrid_size = s.get_int("image/idg/subgrid_size");
+    c.idg.kernel_size = s.get_int("image/idg/kernel_size");
+    c.idg.taper = s.get_option("image/idg/taper") == "Spheroidal" ? imager::TaperType::Spheroidal
+                                                                   : imager::TaperType::KaiserBessel;
+    c.idg.taper_support =
+        c.idg.taper == imager::TaperType::Spheroidal ? 6 : s.get_int("image/idg/taper_support");
+    c.idg.padding = s.get_double("image/idg/padding");
+    c.idg.w_step_lambda =
+        s.is_word("image/idg/w_step_lambda", "auto") ? 0.0 : s.get_double("image/idg/w_step_lambda");
+    c.idg.max_times_per_subgrid = positive_or_auto(s, "image/idg/max_times_per_subgrid");
+    c.idg.aterm_interval_s = s.get_double("image/idg/aterm_interval_sec");
+    c.idg.channel_group_size = positive_or_auto(s, "image/idg/channel_group_size");
+    if (c.idg.subgrid_size % 2)
+      throw Error::in_setting("image/idg/subgrid_size", s.get("image/idg/subgrid_size"),
+                              "expected an even number of pixels");
+    if (c.idg.kernel_size >= c.idg.subgrid_size)
+      throw Error::in_setting("image/idg/kernel_size", s.get("image/idg/kernel_size"),
+                              "expected less than image/idg/subgrid_size");
+    if (c.idg.taper_support > c.idg.kernel_size)
+      throw Error::in_setting("image/idg/taper_support", s.get("image/idg/taper_support"),
+                              "expected at most image/idg/kernel_size (" +
+                                  std::to_string(c.idg.kernel_size) + ")");
+  }
+  const std::string wt = s.get_option("image/weighting");
+  if (wt == "Natural")
+    c.weighting = Weighting::Natural;
+  else if (wt == "Uniform")
+    c.weighting = Weighting::Uniform;
+  else if (wt == "Briggs")
+    c.weighting = Weighting::Briggs;
+  else
+    throw Error::in_setting("image/weighting", wt, "not supported by fringe yet");
+  if (c.weighting == Weighting::Briggs) c.robust = s.get_double("image/robust");
+  c.taper_u_lambda = s.get_double("image/weight_taper/u_wavelengths");
+  c.taper_v_lambda = s.get_double("image/weight_taper/v_wavelengths");
+  if (s.get_option("image/direction") != "Observation direction")
+    throw Error::in_setting("image/direction", s.get_option("image/direction"),
+                            "re-phasing to another centre is not supported by fringe yet");
+  return c;
+}
+
+}  // namespace fringe::sim
