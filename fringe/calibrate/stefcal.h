@@ -17,7 +17,8 @@
 // Convergence (paper Algorithm 1): at every even iteration i,
 //   ||g[i] - g[i-1]|| / ||g[i]|| <= tolerance  -> converged (g[i] is the solution);
 // otherwise g[i] <- (g[i] + g[i-1]) / 2. Stall: the even-iteration change has not dropped
-// below 0.99 of its best value for `stall_checks` checks (noise floor or rounding) -> stop.
+// below 0.99 of its best value for `stall_checks` checks (rounding floor) -> stop; only once
+// the best change is below 1e-4 (stefcal_math.h: earlier plateaus are not stalls).
 // Gains of stations whose rows of B are all zero (no data) are 0 and flagged.
 #pragma once
 
@@ -37,7 +38,7 @@ std::string gain_type_name(GainType type);
 struct SolverOptions {
   int max_iterations = 300;  // updates, counted as in the paper (>= 2)
   double tolerance = 1e-6;   // relative change at an even iteration
-  int stall_checks = 10;     // even-iteration checks without 1 % progress (0 = no stall test)
+  int stall_checks = 20;     // even-iteration checks without 1 % progress (0 = no stall test)
 };
 
 enum class SolveState : std::uint8_t {

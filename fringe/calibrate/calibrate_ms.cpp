@@ -1,0 +1,319 @@
+// Calibration of a Measurement Set (calibrate_ms.h).
+#include "fringe/calibrate/calibrate_ms.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+#include "fringe/core/device.h"
+#include "fringe/core/error.h"
+#include "fringe/io/ms/gain_table.h"
+#include "fringe/io/ms/ms_column_writer.h"
+#include "fringe/io/ms/ms_reader.h"
+#ifdef FRINGE_HAVE_CUDA
+#include "fringe/calibrate/stefcal_cuda.h"
+#endif
+
+namespace fringe::calibrate {
+
+namespace {
+
+class Stopwatch {
+ public:
+  explicit Stopwatch(double& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~Stopwatch() {
+    total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  double& total_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+Error setting_error(const std::string& key, const std::string& value, const std::string& what) {
+  return Error::in_setting(key, value, what);
+}
+
+// The solutions of one interval's cells (one per channel group).
+template <typename T>
+std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
+                                         const CalOptions& options, bool use_gpu,
+                                         std::string& backend) {
+  const int num = int(cells.size());
+  std::vector<CellSolution<T>> sols(cells.size());
+  if (options.type == GainType::FullJones || num == 0) {
+#pragma omp parallel for schedule(dynamic)
+    for (int k = 0; k < num; ++k) sols[k] = solve_cell_cpu(cells[k], options);
+    if (backend.empty()) backend = "cpu";
+    return sols;
+  }
+  const int n_st = cells[0].num_stations;
+  const int n = num_receptors(options.type, n_st);
+  const std::size_t nn = std::size_t(n) * n;
+  std::vector<Complex<T>> a(nn * num);
+  std::vector<T> b(nn * num);
+  std::vector<std::uint8_t> common(cells.size(), 0);
+#pragma omp parallel for schedule(dynamic)
+  for (int k = 0; k < num; ++k) {
+    cells[k].validate();
+    sols[k].flagged = flag_stations(cells[k], options.min_baselines);
+    std::vector<Complex<T>> ak;
+    std::vector<T> bk;
+    build_normal_equations(cells[k], options.type, sols[k].flagged, ak, bk);
+    std::copy(ak.begin(), ak.end(), a.begin() + nn * k);
+    std::copy(bk.begin(), bk.end(), b.begin() + nn * k);
+    common[k] = cross_hand_constrained(options.type, n, bk) ? 1 : 0;
+  }
+  std::vector<Complex<T>> g(std::size_t(n) * num, Complex<T>{T(1), T(0)});
+  std::vector<SolveStatus> status(cells.size());
+  bool solved = false;
+#ifdef FRINGE_HAVE_CUDA
+  if (use_gpu && !cuda_devices().empty()) {
+    solve_scalar_batch_cuda(0, num, n, a.data(), b.data(), g.data(), status.data(), options.solver);
+    backend = "gpu 0";
+    solved = true;
+  }
+#else
+  (void)use_gpu;
+#endif
+  if (!solved) {
+    solve_scalar_batch_cpu(num, n, a.data(), b.data(), g.data(), status.data(), options.solver);
+    backend = "cpu";
+  }
+#pragma omp parallel for schedule(dynamic)
+  for (int k = 0; k < num; ++k) {
+    sols[k].status = status[k];
+    std::vector<Complex<T>> gk(g.begin() + std::size_t(n) * k,
+                               g.begin() + std::size_t(n) * (k + 1));
+    sols[k].gains = receptor_gains_to_jones(options.type, n_st, std::move(gk),
+                                            options.reference_station, sols[k].flagged, common[k]);
+    sols[k].rms_before = residual_rms(cells[k], {}, sols[k].flagged);
+    sols[k].rms_after = residual_rms(cells[k], sols[k].gains, sols[k].flagged);
+  }
+  return sols;
+}
+
+template <typename T>
+CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
+  CalibrateMsResult res;
+  io::MsReader ms(c.ms_path);
+  const std::string& path = ms.path();
+  if (!ms.has_column(c.data_column)) {
+    throw setting_error("calibrate/data_column", c.data_column,
+                        "the Measurement Set '" + path + "' has no column " + c.data_column);
+  }
+  if (!ms.has_column(c.model_column)) {
+    throw setting_error("calibrate/model_column", c.model_column,
+                        "the Measurement Set '" + path + "' has no column " + c.model_column +
+                            " and no sky model can be given (predicting the model is not "
+                            "supported yet): write the model into the MS first, e.g. with "
+                            "sim_interferometer and interferometer/gain_corruption/enable=true");
+  }
+  const int nst = ms.num_stations(), nchan = ms.num_channels(), npol = ms.num_pols();
+  if (npol != 1 && npol != 4) {
+    throw Error::in_file(path, 0, std::to_string(npol) + " polarisations: expected 1 or 4");
+  }
+  if (npol != 4 && c.options.type != GainType::Scalar) {
+    throw setting_error("calibrate/gain_type", gain_type_name(c.options.type),
+                        "the Measurement Set '" + path + "' has one polarisation: expected Scalar");
+  }
+  const std::size_t nrows = ms.num_rows();
+  const std::vector<double> times = ms.read_time();
+  std::vector<std::size_t> time_start;  // first row of each distinct time
+  for (std::size_t r = 0; r < nrows; ++r) {
+    if (r > 0 && times[r] < times[r - 1]) {
+      throw Error::in_file(path, 0, "rows are not in time order (row " + std::to_string(r) + ")");
+    }
+    if (r == 0 || times[r] != times[r - 1]) time_start.push_back(r);
+  }
+  time_start.push_back(nrows);
+  const int ntimes = int(time_start.size()) - 1;
+  const int tsol = c.times_per_solution <= 0 ? ntimes : std::min(c.times_per_solution, ntimes);
+  const int csol = c.channels_per_solution <= 0 ? nchan : std::min(c.channels_per_solution, nchan);
+  const int ngroups = (nchan + csol - 1) / csol;
+  const std::vector<double> freqs = ms.channel_frequencies_hz();
+  const double interval0 = nrows > 0 ? ms.read_interval(0, 1)[0] : 0.0;
+
+  io::GainTable table;
+  table.gain_type = gain_type_name(c.options.type);
+  table.reference_station = c.options.reference_station;
+  table.station_names = ms.station_names();
+  std::optional<io::MsColumnWriter> corrected;
+  if (c.write_corrected) corrected.emplace(path, "CORRECTED_DATA");
+  if (log) {
+    log->info("Calibrating " + path + ": " + std::to_string(nst) + " stations, " +
+              std::to_string(ntimes) + " times, " + std::to_string(nchan) + " channels, " +
+              std::to_string(npol) + " pols; " + gain_type_name(c.options.type) + " gains per " +
+              std::to_string(tsol) + " time(s) x " + std::to_string(csol) + " channel(s)");
+  }
+
+  double sum_before = 0, sum_after = 0, weight_sum = 0;
+  long iteration_sum = 0;
+  res.min_iterations = 1 << 30;
+  for (int t0 = 0; t0 < ntimes; t0 += tsol) {
+    const int t1 = std::min(ntimes, t0 + tsol);
+    const std::size_t r0 = time_start[t0], r1 = time_start[t1], nr = r1 - r0;
+    std::vector<Complex<float>> data, model;
+    std::vector<std::uint8_t> flag;
+    std::vector<float> weight;
+    std::vector<int> ant1, ant2;
+    {
+      Stopwatch sw(res.read_sec);
+      data = ms.read_data(r0, nr, c.data_column);
+      model = ms.read_data(r0, nr, c.model_column);
+      flag = ms.read_flag(r0, nr);
+      weight = ms.read_weight(r0, nr);
+      ant1 = ms.read_antenna1(r0, nr);
+      ant2 = ms.read_antenna2(r0, nr);
+    }
+    // Cells: (row, channel) samples of each channel group; autocorrelations left out.
+    std::vector<CalCell<T>> cells(static_cast<std::size_t>(ngroups));
+    {
+      Stopwatch sw(res.reorder_sec);
+#pragma omp parallel for
+      for (int g = 0; g < ngroups; ++g) {
+        CalCell<T>& cell = cells[g];
+        cell.num_stations = nst;
+        cell.num_pols = npol;
+        const int c0 = g * csol, c1 = std::min(nchan, c0 + csol);
+        const std::size_t expect = nr * std::size_t(c1 - c0);
+        cell.station1.reserve(expect);
+        cell.station2.reserve(expect);
+        cell.data.reserve(expect * npol);
+        cell.model.reserve(expect * npol);
+        cell.weight.reserve(expect * npol);
+        for (std::size_t r = 0; r < nr; ++r) {
+          if (ant1[r] == ant2[r]) continue;
+          if (ant1[r] < 0 || ant2[r] < 0 || ant1[r] >= nst || ant2[r] >= nst) {
+            continue;  // validated below (cannot throw inside OpenMP)
+          }
+          for (int ch = c0; ch < c1; ++ch) {
+            cell.station1.push_back(ant1[r]);
+            cell.station2.push_back(ant2[r]);
+            for (int k = 0; k < npol; ++k) {
+              const std::size_t i = (r * nchan + ch) * npol + k;
+              const Complex<float> d = data[i], m = model[i];
+              const float w = flag[i] ? 0.0f : weight[r * npol + k];
+              const bool finite = std::isfinite(d.re) && std::isfinite(d.im) &&
+                                  std::isfinite(m.re) && std::isfinite(m.im);
+              cell.data.push_back(complex_cast<T>(finite ? d : Complex<float>{0, 0}));
+              cell.model.push_back(complex_cast<T>(finite ? m : Complex<float>{0, 0}));
+              cell.weight.push_back(finite ? T(w) : T(0));
+            }
+          }
+        }
+      }
+      for (std::size_t r = 0; r < nr; ++r) {
+        if (ant1[r] < 0 || ant2[r] < 0 || ant1[r] >= nst || ant2[r] >= nst) {
+          throw Error::in_file(path, 0,
+                               "row " + std::to_string(r0 + r) + " has antennas (" +
+                                   std::to_string(ant1[r]) + ", " + std::to_string(ant2[r]) +
+                                   ") outside the ANTENNA table");
+        }
+      }
+    }
+    std::vector<CellSolution<T>> sols;
+    {
+      Stopwatch sw(res.solve_sec);
+      sols = solve_cells(cells, c.options, c.use_gpu, res.backend);
+    }
+    const double tc = 0.5 * (times[r0] + times[r1 - 1]);
+    const double span = times[r1 - 1] - times[r0] + interval0;
+    for (int g = 0; g < ngroups; ++g) {
+      const CellSolution<T>& s = sols[g];
+      const int c0 = g * csol, c1 = std::min(nchan, c0 + csol);
+      ++res.num_cells;
+      switch (s.status.state) {
+        case SolveState::Converged:
+          ++res.num_converged;
+          break;
+        case SolveState::Stalled:
+          ++res.num_stalled;
+          break;
+        case SolveState::MaxIterations:
+          ++res.num_max_iterations;
+          break;
+        case SolveState::NoData:
+          ++res.num_no_data;
+          break;
+      }
+      res.min_iterations = std::min(res.min_iterations, s.status.iterations);
+      res.max_iterations = std::max(res.max_iterations, s.status.iterations);
+      iteration_sum += s.status.iterations;
+      const double w = double(cells[g].num_rows());
+      sum_before += w * s.rms_before * s.rms_before;
+      sum_after += w * s.rms_after * s.rms_after;
+      weight_sum += w;
+      for (int p = 0; p < nst; ++p) {
+        io::GainTableRow row;
+        row.time_mjd_sec = tc;
+        row.interval_sec = span;
+        row.station = p;
+        row.chan_start = c0;
+        row.chan_end = c1 - 1;
+        row.frequency_hz = 0.5 * (freqs[c0] + freqs[c1 - 1]);
+        const Jones<T>& j = s.gains[p];
+        row.gain = {complex_cast<double>(j.a), complex_cast<double>(j.b), complex_cast<double>(j.c),
+                    complex_cast<double>(j.d)};
+        row.flag = s.flagged[p] != 0;
+        res.num_flagged_station_cells += row.flag ? 1 : 0;
+        row.iterations = s.status.iterations;
+        row.state = solve_state_name(s.status.state);
+        row.rms_before = s.rms_before;
+        row.rms_after = s.rms_after;
+        table.rows.push_back(row);
+      }
+    }
+    if (corrected) {
+      Stopwatch sw(res.write_sec);
+      std::vector<Complex<float>> out(data.size(), Complex<float>{0, 0});
+      bool new_flags = false;
+#pragma omp parallel for reduction(|| : new_flags)
+      for (std::size_t r = 0; r < nr; ++r) {
+        const int p = ant1[r], q = ant2[r];
+        for (int ch = 0; ch < nchan; ++ch) {
+          const CellSolution<T>& s = sols[ch / csol];
+          const std::size_t i = (r * nchan + ch) * npol;
+          Complex<T> in[4], res4[4];
+          for (int k = 0; k < npol; ++k) in[k] = complex_cast<T>(data[i + k]);
+          const bool ok = !s.flagged[p] && !s.flagged[q] &&
+                          apply_inverse_row(s.gains[p], s.gains[q], in, res4, npol);
+          for (int k = 0; k < npol; ++k) {
+            out[i + k] = ok ? complex_cast<float>(res4[k]) : Complex<float>{0, 0};
+            if (!ok && !flag[i + k]) {
+              flag[i + k] = 1;
+              new_flags = true;
+            }
+          }
+        }
+      }
+      corrected->write(r0, nr, out);
+      if (new_flags) corrected->write_flags(r0, nr, flag);
+    }
+    if (log) {
+      log->info("  times " + std::to_string(t0) + ".." + std::to_string(t1 - 1) + ": " +
+                std::to_string(ngroups) + " cell(s) solved");
+    }
+  }
+  if (res.num_cells == 0) res.min_iterations = 0;
+  res.mean_iterations = res.num_cells > 0 ? double(iteration_sum) / res.num_cells : 0.0;
+  res.rms_before = weight_sum > 0 ? std::sqrt(sum_before / weight_sum) : 0.0;
+  res.rms_after = weight_sum > 0 ? std::sqrt(sum_after / weight_sum) : 0.0;
+  {
+    Stopwatch sw(res.write_sec);
+    if (corrected) corrected->flush();
+    res.gains_path = c.gains_path.empty() ? path + ".gains" : c.gains_path;
+    io::write_gain_table(res.gains_path, table);
+    io::write_gain_csv(res.gains_path + ".csv", table);
+  }
+  return res;
+}
+
+}  // namespace
+
+CalibrateMsResult calibrate_ms(const CalibrateMsConfig& config, Logger* log) {
+  return config.double_precision ? run<double>(config, log) : run<float>(config, log);
+}
+
+}  // namespace fringe::calibrate

@@ -1,0 +1,53 @@
+// CUDA back end of StEFCal: many scalar problems (stefcal.h, A and B form of SDP Memo 091)
+// solved in one persistent cooperative kernel. Each iteration: one warp per receptor p (of
+// any problem) sums A_pq g_q and B_pq |g_q|^2 over q with its 32 lanes (A and B read through
+// the read-only cache, __ldg; the gains, which change every iteration, through L2, __ldcg)
+// and writes g_p; a grid-wide barrier; at even iterations the per-problem norms (atomics)
+// decide, exactly as the CPU (stefcal_math.h), between converged, stalled and averaging.
+// The whole iteration loop runs on the GPU: no host round trip per iteration. Problems that
+// have stopped idle until the last one stops. Results agree with solve_scalar (CPU) to
+// rounding (sums in another order).
+// Errors: every CUDA call and launch is checked (core/cuda_check.h); a device without
+// cooperative launch support, or a batch too large for memory, raises fringe::Error.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "fringe/calibrate/stefcal.h"
+#include "fringe/core/complex.h"
+
+namespace fringe::calibrate {
+
+// Device-resident batch for repeated solves (benchmarks): upload A, B once, solve many times.
+template <typename T>
+class StefcalCuda {
+ public:
+  StefcalCuda(int device, int num_problems, int n);
+  ~StefcalCuda();
+  StefcalCuda(const StefcalCuda&) = delete;
+  StefcalCuda& operator=(const StefcalCuda&) = delete;
+
+  // Host arrays: a[num_problems * n * n], b likewise.
+  void upload(const Complex<T>* a, const T* b);
+  // Starts from gains0[num_problems * n] (host), runs the solver, waits, and returns the
+  // kernel time in seconds (CUDA events; excludes the copies of A and B).
+  double solve(const Complex<T>* gains0, const SolverOptions& options);
+  // Results of the last solve (host arrays of num_problems * n and num_problems).
+  void download(Complex<T>* gains, SolveStatus* status) const;
+
+  int num_problems() const;
+  int n() const;
+  int grid_blocks() const;  // blocks of the last launch
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One call: copies in, solves, copies out (host arrays as solve_scalar_batch_cpu).
+template <typename T>
+void solve_scalar_batch_cuda(int device, int num_problems, int n, const Complex<T>* a, const T* b,
+                             Complex<T>* gains, SolveStatus* status, const SolverOptions& options);
+
+}  // namespace fringe::calibrate

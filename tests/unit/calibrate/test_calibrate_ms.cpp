@@ -1,0 +1,218 @@
+// calibrate_ms on small Measurement Sets written with MsWriter: DATA = G M G^H with known
+// time-variable diagonal gains, MODEL_DATA = M. Checks the gain table (against the truth),
+// CORRECTED_DATA (against MODEL_DATA), flagged stations and the errors for bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include "cal_test_util.h"
+#include "fringe/calibrate/calibrate_ms.h"
+#include "fringe/core/error.h"
+#include "fringe/io/ms/gain_table.h"
+#include "fringe/io/ms/ms_column_writer.h"
+#include "fringe/io/ms/ms_reader.h"
+#include "fringe/io/ms/ms_writer.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using fringe::Complex;
+using fringe::Jones;
+using namespace fringe::calibrate;
+
+constexpr int kStations = 10, kTimes = 3, kChannels = 4;
+
+struct TestMs {
+  std::string path;
+  std::vector<Jones<double>> gains;  // [t][station]
+};
+
+fringe::vis::VisMeta make_meta(bool casa, fringe::vis::PolMode pol) {
+  fringe::vis::VisMeta m;
+  for (int p = 0; p < kStations; ++p) {
+    m.station_names.push_back("st" + std::to_string(p));
+    m.station_ecef_m.push_back({-1601614.0 + 10.0 * p, -5042001.0 - 5.0 * p, 3554652.0 + p});
+  }
+  m.array_centre_ecef_m = {-1601614.0, -5042001.0, 3554652.0};
+  m.phase_centre_ra_rad = 1.0;
+  m.phase_centre_dec_rad = -0.5;
+  m.num_channels = kChannels;
+  m.start_frequency_hz = 100e6;
+  m.frequency_inc_hz = 1e6;
+  m.num_times = kTimes;
+  m.start_time_mjd_utc = 60000.0;
+  m.time_inc_sec = 10.0;
+  m.pol_mode = pol;
+  m.write_autocorrelations = true;
+  m.casa_phase_convention = casa;
+  return m;
+}
+
+// DATA = G M G^H and MODEL_DATA = M, gains diag(gX, gY) per (time, station).
+TestMs write_ms(const std::string& name, bool casa, bool with_model,
+                fringe::vis::PolMode pol = fringe::vis::PolMode::Full) {
+  const auto meta = make_meta(casa, pol);
+  TestMs out;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> amp(0.7, 1.3), ph(-M_PI, M_PI);
+  for (int i = 0; i < kTimes * kStations; ++i) {
+    out.gains.push_back(
+        fringe::jones_diagonal(fringe::polar(amp(rng), ph(rng)), fringe::polar(amp(rng), ph(rng))));
+  }
+  fs::path dir = fs::path(FRINGE_BINARY_DIR) / "test_calibrate_ms";
+  fs::create_directories(dir);
+  fringe::io::MsWriter writer((dir / name).string(), meta);
+  out.path = writer.path();
+  fringe::vis::VisBlock<double> model(kTimes, kChannels, kStations, pol, true, true);
+  model.set_axes(meta, 0, 0);
+  auto data = model;
+  const int np = model.num_pols();
+  for (int t = 0; t < kTimes; ++t) {
+    for (int c = 0; c < kChannels; ++c) {
+      std::size_t b = 0;
+      for (int p = 0; p < kStations; ++p) {
+        for (int q = p + 1; q < kStations; ++q, ++b) {
+          const Jones<double> m{cal_test::rand_c(rng) + Complex<double>{1, 0},
+                                cal_test::rand_c(rng, 0.3), cal_test::rand_c(rng, 0.3),
+                                cal_test::rand_c(rng) + Complex<double>{1, 0}};
+          const Jones<double> r =
+              fringe::jones_sandwich(out.gains[t * kStations + p], m, out.gains[t * kStations + q]);
+          const Complex<double> mv[4] = {m.a, m.b, m.c, m.d}, rv[4] = {r.a, r.b, r.c, r.d};
+          for (int k = 0; k < np; ++k) {
+            model.cross(t, c, b, k) = mv[np == 4 ? k : 0];
+            data.cross(t, c, b, k) = rv[np == 4 ? k : 0];
+          }
+        }
+        for (int k = 0; k < np; ++k) {
+          model.autos(t, c, p, k) = {k == 0 || k == 3 ? 2.0 : 0.0, 0.0};
+          data.autos(t, c, p, k) = model.autos(t, c, p, k);  // not used by the solver
+        }
+      }
+    }
+  }
+  writer.append_block(data);
+  if (with_model) writer.append_model_block(model);
+  writer.finish();
+  return out;
+}
+
+CalibrateMsConfig config_for(const std::string& path) {
+  CalibrateMsConfig c;
+  c.ms_path = path;
+  c.options.type = GainType::Diagonal;
+  c.options.solver.tolerance = 1e-10;
+  c.options.solver.max_iterations = 1000;  // the X-Y phase converges slowly (docs)
+  c.times_per_solution = 1;
+  c.use_gpu = false;
+  return c;
+}
+
+class CalibrateMs : public ::testing::TestWithParam<bool> {};
+
+TEST_P(CalibrateMs, RecoversGainsAndCorrectsData) {
+  const bool casa = GetParam();
+  const TestMs ms = write_ms(casa ? "casa.MS" : "oskar.MS", casa, true);
+  CalibrateMsConfig c = config_for(ms.path);
+  c.options.reference_station = 1;
+  const CalibrateMsResult r = calibrate_ms(c, nullptr);
+  EXPECT_EQ(r.num_cells, kTimes);
+  EXPECT_EQ(r.num_converged + r.num_stalled, kTimes);  // float data: may stall near 1e-7
+  EXPECT_EQ(r.num_flagged_station_cells, 0);
+  EXPECT_GT(r.rms_before, 0.1);
+  EXPECT_LT(r.rms_after, 1e-5);
+
+  const auto table = fringe::io::read_gain_table(r.gains_path);
+  ASSERT_EQ(table.rows.size(), std::size_t(kTimes * kStations));
+  EXPECT_EQ(table.gain_type, "diagonal");
+  EXPECT_TRUE(fs::exists(r.gains_path + ".csv"));
+  for (int t = 0; t < kTimes; ++t) {
+    std::vector<Jones<double>> sol, truth;
+    for (int p = 0; p < kStations; ++p) {
+      const auto& row = table.rows[t * kStations + p];
+      EXPECT_EQ(row.station, p);
+      EXPECT_EQ(row.chan_start, 0);
+      EXPECT_EQ(row.chan_end, kChannels - 1);
+      sol.push_back({row.gain[0], row.gain[1], row.gain[2], row.gain[3]});
+      truth.push_back(ms.gains[t * kStations + p]);
+    }
+    // Stored as complex float: 1e-5 relative.
+    EXPECT_LT(cal_test::max_relative_error(sol, truth, GainType::Diagonal, 1,
+                                           std::vector<std::uint8_t>(kStations, 0), true),
+              1e-5)
+        << "time " << t;
+  }
+  fringe::io::MsReader reader(ms.path);
+  ASSERT_TRUE(reader.has_column("CORRECTED_DATA"));
+  const auto corrected = reader.read_data(0, fringe::io::MsReader::kAllRows, "CORRECTED_DATA");
+  const auto model = reader.read_data(0, fringe::io::MsReader::kAllRows, "MODEL_DATA");
+  const auto a1 = reader.read_antenna1(), a2 = reader.read_antenna2();
+  double worst = 0;
+  for (std::size_t i = 0; i < model.size(); ++i) {
+    const std::size_t row = i / (kChannels * 4);
+    if (a1[row] == a2[row]) continue;  // autos: DATA = model there, not G A G^H
+    worst = std::max(worst, double(fringe::abs(corrected[i] - model[i])));
+  }
+  EXPECT_LT(worst, 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Conventions, CalibrateMs, ::testing::Values(true, false));
+
+TEST(CalibrateMsFlags, FlaggedStationIsUnsolvedAndFlaggedInCorrectedData) {
+  const TestMs ms = write_ms("flagged.MS", true, true);
+  fringe::io::MsReader reader(ms.path);
+  const auto a1 = reader.read_antenna1(), a2 = reader.read_antenna2();
+  std::vector<std::uint8_t> flags = reader.read_flag();
+  const std::size_t per_row = kChannels * 4;
+  for (std::size_t r = 0; r < a1.size(); ++r) {
+    if (a1[r] == 4 || a2[r] == 4) {
+      for (std::size_t k = 0; k < per_row; ++k) flags[r * per_row + k] = 1;
+    }
+  }
+  {
+    fringe::io::MsColumnWriter w(ms.path, "DATA");
+    w.write_flags(0, a1.size(), flags);
+  }
+  const CalibrateMsResult r = calibrate_ms(config_for(ms.path), nullptr);
+  EXPECT_EQ(r.num_converged + r.num_stalled, kTimes);
+  EXPECT_EQ(r.num_flagged_station_cells, kTimes);
+  const auto table = fringe::io::read_gain_table(r.gains_path);
+  for (const auto& row : table.rows) EXPECT_EQ(row.flag, row.station == 4);
+  EXPECT_LT(r.rms_after, 1e-5);
+}
+
+TEST(CalibrateMsErrors, MissingModelColumnNamesTheSetting) {
+  const TestMs ms = write_ms("nomodel.MS", true, false);
+  try {
+    calibrate_ms(config_for(ms.path), nullptr);
+    FAIL() << "no error without MODEL_DATA";
+  } catch (const fringe::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("calibrate/model_column"), std::string::npos) << what;
+    EXPECT_NE(what.find("MODEL_DATA"), std::string::npos) << what;
+    EXPECT_NE(what.find("sky model"), std::string::npos) << what;
+  }
+}
+
+TEST(CalibrateMsErrors, DiagonalGainsOnOnePolarisationIsRefused) {
+  const TestMs ms = write_ms("scalar.MS", true, true, fringe::vis::PolMode::Scalar);
+  try {
+    calibrate_ms(config_for(ms.path), nullptr);
+    FAIL() << "no error for diagonal gains on 1 pol";
+  } catch (const fringe::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("calibrate/gain_type"), std::string::npos) << e.what();
+  }
+  // Scalar gains work on it.
+  CalibrateMsConfig c = config_for(ms.path);
+  c.options.type = GainType::Scalar;
+  const CalibrateMsResult r = calibrate_ms(c, nullptr);
+  EXPECT_EQ(r.num_cells, kTimes);
+}
+
+TEST(CalibrateMsErrors, NotAMeasurementSet) {
+  CalibrateMsConfig c = config_for("/nonexistent/path.MS");
+  EXPECT_THROW(calibrate_ms(c, nullptr), fringe::Error);
+}
+
+}  // namespace
