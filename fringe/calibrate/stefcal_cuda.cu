@@ -59,6 +59,7 @@ struct BatchArgs {
   double tolerance;
   int max_iterations;
   int stall_checks;
+  int warps_per_row;  // 1, 2, 4 or 8
 };
 
 template <typename T>
@@ -67,8 +68,13 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
   const int n = args.n;
   const long long total = static_cast<long long>(args.num_problems) * n;
   const int lane = threadIdx.x & 31;
-  const long long warp0 = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-  const long long num_warps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;
+  const int warp_in_block = threadIdx.x >> 5;
+  // Teams of warps_per_row warps (1, 2, 4 or 8) share one receptor's row.
+  const int team_threads = 32 * args.warps_per_row;
+  const int teams_per_block = kWarpsPerBlock / args.warps_per_row;
+  const int team = warp_in_block / args.warps_per_row;
+  const int team_lane = threadIdx.x % team_threads;
+  __shared__ StefcalSums<T> partial[kWarpsPerBlock];
   const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long num_threads = static_cast<long long>(gridDim.x) * blockDim.x;
   Complex<T>* cur = args.buf0;
@@ -76,22 +82,42 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
 
   for (int it = 1; it <= args.max_iterations; ++it) {
     const bool even = (it % 2) == 0;
-    // Phase 1: one warp per receptor (problem k, receptor p): g_p = sum A g / sum B |g|^2.
-    for (long long w = warp0; w < total; w += num_warps) {
-      const int k = static_cast<int>(w / n);
-      if (__ldcg(args.done + k)) continue;
-      const std::size_t row = static_cast<std::size_t>(w) * n;
-      const Complex<T>* g = cur + static_cast<std::size_t>(k) * n;
+    // Phase 1: a team of warps_per_row warps per receptor (problem k, receptor p) sums
+    // A_pq g_q and B_pq |g_q|^2 over q (lanes stride over q; warp shuffles, then shared
+    // memory across the team's warps); g_p = num / den. Every block runs the same number of
+    // rounds, so the block barrier is uniform.
+    for (long long base = static_cast<long long>(blockIdx.x) * teams_per_block; base < total;
+         base += static_cast<long long>(gridDim.x) * teams_per_block) {
+      const long long w = base + team;
+      const int k = static_cast<int>(w < total ? w / n : 0);
+      const bool active = w < total && !__ldcg(args.done + k);
       StefcalSums<T> s{{T(0), T(0)}, T(0)};
-      for (int q = lane; q < n; q += 32) {
-        stefcal_accumulate(s, ldg_c(args.a + row + q), __ldg(args.b + row + q), ldcg_c(g + q));
+      if (active) {
+        const std::size_t row = static_cast<std::size_t>(w) * n;
+        const Complex<T>* g = cur + static_cast<std::size_t>(k) * n;
+#pragma unroll 4
+        for (int q = team_lane; q < n; q += team_threads) {
+          stefcal_accumulate(s, ldg_c(args.a + row + q), __ldg(args.b + row + q), ldcg_c(g + q));
+        }
       }
       for (int off = 16; off > 0; off >>= 1) {
         s.num.re += __shfl_down_sync(0xffffffffu, s.num.re, off);
         s.num.im += __shfl_down_sync(0xffffffffu, s.num.im, off);
         s.den += __shfl_down_sync(0xffffffffu, s.den, off);
       }
-      if (lane == 0) {
+      if (args.warps_per_row > 1) {
+        if (lane == 0) partial[warp_in_block] = s;
+        __syncthreads();
+        if (team_lane == 0) {
+          for (int j = 1; j < args.warps_per_row; ++j) {
+            const StefcalSums<T>& o = partial[warp_in_block + j];
+            s.num += o.num;
+            s.den += o.den;
+          }
+        }
+        __syncthreads();
+      }
+      if (active && team_lane == 0) {
         const Complex<T> gn = stefcal_gain(s);
         nxt[w] = gn;
         if (even) {
@@ -190,6 +216,7 @@ struct StefcalCuda<T>::Impl {
   int num_problems = 0;
   int n = 0;
   int blocks = 0;
+  int warps_per_row = 1;
   DeviceBuffer<Complex<T>> a, buf0, buf1, out;
   DeviceBuffer<T> b;
   DeviceBuffer<double> norms;
@@ -200,7 +227,8 @@ struct StefcalCuda<T>::Impl {
 };
 
 template <typename T>
-StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n) : impl_(std::make_unique<Impl>()) {
+StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n, int warps_per_row)
+    : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   if (num_problems < 1 || n < 1) {
     throw Error("StefcalCuda: bad batch " + std::to_string(num_problems) + " x " +
@@ -236,14 +264,35 @@ StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n) : impl_(std::ma
   m.monitors.allocate(num_problems);
   m.status.allocate(num_problems);
   FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
-  // As many resident blocks as the device holds (cooperative launch), no more than there are
-  // receptors to give one warp each.
-  int per_sm = 0, sms = 0;
+  // Warps per receptor row: given, or (auto) the smallest of 1, 2, 4, 8 with which the rows
+  // of the batch occupy about half the GPU's resident threads (more loads in flight for a
+  // few problems; one warp per station, as memo 091, for large batches), at most n / 32.
+  int per_sm = 0, sms = 0, threads_per_sm = 0;
   FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stefcal_batch_kernel<T>,
                                                                   kBlockThreads, 0));
   FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const long long wanted = (static_cast<long long>(ng) + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  FRINGE_CUDA_CHECK(
+      cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  if (warps_per_row == 0) {
+    const double target = 0.5 * double(sms) * threads_per_sm;
+    warps_per_row = 1;
+    while (warps_per_row < kWarpsPerBlock && 32.0 * warps_per_row * double(ng) < target &&
+           32 * 2 * warps_per_row <= n) {
+      warps_per_row *= 2;
+    }
+  }
+  if (warps_per_row != 1 && warps_per_row != 2 && warps_per_row != 4 && warps_per_row != 8) {
+    throw Error("StefcalCuda: warps per row " + std::to_string(warps_per_row) +
+                " (expected 1, 2, 4 or 8)");
+  }
+  m.warps_per_row = warps_per_row;
+  // As many blocks as give every row a team, no more than the device holds at once
+  // (cooperative launch).
+  const long long teams_per_block = kWarpsPerBlock / warps_per_row;
+  const long long wanted = (static_cast<long long>(ng) + teams_per_block - 1) / teams_per_block;
   m.blocks = int(std::max<long long>(1, std::min<long long>(wanted, (long long)per_sm * sms)));
+  if (per_sm < 1)
+    throw Error("StefcalCuda: the kernel cannot be resident on GPU " + std::to_string(device));
 }
 
 template <typename T>
@@ -335,6 +384,10 @@ int StefcalCuda<T>::n() const {
 template <typename T>
 int StefcalCuda<T>::grid_blocks() const {
   return impl_->blocks;
+}
+template <typename T>
+int StefcalCuda<T>::warps_per_row() const {
+  return impl_->warps_per_row;
 }
 
 template <typename T>

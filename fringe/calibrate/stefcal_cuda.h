@@ -1,6 +1,7 @@
 // CUDA back end of StEFCal: many scalar problems (stefcal.h, A and B form of SDP Memo 091)
 // solved in one persistent cooperative kernel. Each iteration: one warp per receptor p (of
-// any problem) sums A_pq g_q and B_pq |g_q|^2 over q with its 32 lanes (A and B read through
+// any problem; a team of 2, 4 or 8 warps when the batch is too small to fill the GPU) sums
+// A_pq g_q and B_pq |g_q|^2 over q with its lanes (A and B read through
 // the read-only cache, __ldg; the gains, which change every iteration, through L2, __ldcg)
 // and writes g_p; a grid-wide barrier; at even iterations the per-problem norms (atomics)
 // decide, exactly as the CPU (stefcal_math.h), between converged, stalled and averaging.
@@ -23,7 +24,9 @@ namespace fringe::calibrate {
 template <typename T>
 class StefcalCuda {
  public:
-  StefcalCuda(int device, int num_problems, int n);
+  // warps_per_row: 1, 2, 4 or 8 warps share one receptor's sum over q; 0 = chosen from the
+  // batch size and the GPU (one warp per receptor for large batches).
+  StefcalCuda(int device, int num_problems, int n, int warps_per_row = 0);
   ~StefcalCuda();
   StefcalCuda(const StefcalCuda&) = delete;
   StefcalCuda& operator=(const StefcalCuda&) = delete;
@@ -38,7 +41,8 @@ class StefcalCuda {
 
   int num_problems() const;
   int n() const;
-  int grid_blocks() const;  // blocks of the last launch
+  int grid_blocks() const;    // blocks of a launch
+  int warps_per_row() const;  // as chosen
 
  private:
   struct Impl;

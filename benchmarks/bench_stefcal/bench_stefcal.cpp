@@ -1,0 +1,298 @@
+// bench_stefcal: StEFCal speed (issue 9), JSON lines.
+//  - "single": one problem of 1000 stations, 300 iterations (no convergence test), float and
+//    double, on the GPU (targets on an H100/H200: <= 2 ms float, <= 4 ms double; SDP Memo 091
+//    reports 25 ms on a K40 in single precision) and on the CPU (one problem = one thread).
+//  - "batched": 512 stations, 1, 20 and 1000 problems, 300 iterations: throughput in
+//    problems x stations^2 x iterations per second and GFLOP/s.
+//  - "converge": one 1000-station problem with noise solved to the default tolerance 1e-6
+//    (iterations and time).
+// GFLOP/s use stefcal_flops_per_iteration (stefcal.h: 10 n^2 + 3 n per iteration, our count
+// of memo 091's inner loop). Memory: A (complex) and B (real) are read once per iteration,
+// bytes_per_iteration = n^2 (sizeof(complex) + sizeof(real)) per problem; fraction_of_peak_bw
+// is that traffic over the device's DRAM bandwidth (2 x memory clock x bus width; the
+// single-problem matrices fit in L2, so it can exceed 1). Times: the median of --reps solves
+// after one warm-up (GPU: CUDA events around the kernel, inputs already on the device; CPU:
+// wall clock).
+// Usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] [--no-gpu]
+//                      [--cpu-max-problems P] [--warps-per-row W]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fringe/calibrate/stefcal.h"
+#include "fringe/core/device.h"
+#include "fringe/core/error.h"
+#ifdef FRINGE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "fringe/calibrate/stefcal_cuda.h"
+#include "fringe/core/cuda_check.h"
+#endif
+
+namespace {
+
+using fringe::Complex;
+namespace cal = fringe::calibrate;
+
+struct Options {
+  int device = 0;
+  int reps = 5;
+  int iterations = 300;
+  bool cpu = true;
+  bool gpu = true;
+  int cpu_max_problems = 20;
+  int warps_per_row = 0;
+};
+
+// num problems of n stations in A, B form: model M random complex, gains of amplitude
+// 0.5..1.5 and any phase, R = g_p M conj(g_q) + noise of rms sigma.
+template <typename T>
+void make_problems(int num, int n, double sigma, std::vector<Complex<T>>& a, std::vector<T>& b) {
+  const std::size_t nn = std::size_t(n) * n;
+  a.assign(nn * num, {T(0), T(0)});
+  b.assign(nn * num, T(0));
+  std::mt19937_64 rng(91);
+  std::normal_distribution<double> nd(0.0, 1.0);
+  std::uniform_real_distribution<double> amp(0.5, 1.5), ph(-M_PI, M_PI);
+  for (int k = 0; k < num; ++k) {
+    std::vector<Complex<double>> g(n);
+    for (auto& x : g) x = fringe::polar(amp(rng), ph(rng));
+    for (int p = 0; p < n; ++p) {
+      for (int q = p + 1; q < n; ++q) {
+        const Complex<double> m{1.0 + 0.3 * nd(rng), 0.3 * nd(rng)};
+        Complex<double> r = g[p] * m * fringe::conj(g[q]);
+        r += Complex<double>{sigma * nd(rng), sigma * nd(rng)};
+        const Complex<double> arm = r * fringe::conj(m);
+        const std::size_t pq = nn * k + std::size_t(p) * n + q,
+                          qp = nn * k + std::size_t(q) * n + p;
+        a[pq] = fringe::complex_cast<T>(arm);
+        a[qp] = fringe::complex_cast<T>(fringe::conj(arm));
+        b[pq] = b[qp] = T(fringe::abs2(m));
+      }
+    }
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Peak {
+  std::string name;
+  double dram_bytes_per_sec = 0;
+};
+
+template <typename T>
+void emit(const std::string& name, const std::string& backend, const Options& opt, int num, int n,
+          int iterations, double seconds, const Peak& peak, double target_sec,
+          const nlohmann::json& extra) {
+  nlohmann::json j;
+  j["name"] = name;
+  j["backend"] = backend;
+  if (backend != "cpu") j["device"] = peak.name;
+  j["precision"] = sizeof(T) == 8 ? "double" : "float";
+  j["problems"] = num;
+  j["stations"] = n;
+  j["iterations"] = iterations;
+  j["reps"] = opt.reps;
+  j["time_s"] = seconds;
+  j["time_ms"] = seconds * 1e3;
+  const double pairs = double(num) * n * double(n) * iterations;
+  j["throughput_pairs_iter_per_s"] = pairs / seconds;
+  const double flops = num * cal::stefcal_flops_per_iteration(n) * iterations;
+  j["gflops"] = flops / seconds * 1e-9;
+  const double bytes = double(num) * n * double(n) * (sizeof(Complex<T>) + sizeof(T)) * iterations;
+  j["effective_bandwidth_gb_s"] = bytes / seconds * 1e-9;
+  if (peak.dram_bytes_per_sec > 0 && backend != "cpu") {
+    j["fraction_of_peak_bw"] = bytes / seconds / peak.dram_bytes_per_sec;
+  }
+  if (target_sec > 0) {
+    j["target_ms"] = target_sec * 1e3;
+    j["meets_target"] = seconds <= target_sec;
+  }
+  if (backend == "cpu") j["cpu_threads"] = fringe::cpu_thread_count();
+  for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
+  std::cout << j.dump() << std::endl;
+}
+
+cal::SolverOptions fixed_iterations(int iterations) {
+  cal::SolverOptions o;
+  o.max_iterations = iterations;
+  o.tolerance = 0;  // never converged: exactly `iterations` updates
+  o.stall_checks = 0;
+  return o;
+}
+
+template <typename T>
+double time_cpu(int num, int n, const std::vector<Complex<T>>& a, const std::vector<T>& b,
+                const cal::SolverOptions& o, int reps, cal::SolveStatus& last) {
+  std::vector<double> times;
+  std::vector<cal::SolveStatus> st(num);
+  for (int r = 0; r <= reps; ++r) {
+    std::vector<Complex<T>> g(std::size_t(n) * num, {T(1), T(0)});
+    const auto t0 = std::chrono::steady_clock::now();
+    cal::solve_scalar_batch_cpu(num, n, a.data(), b.data(), g.data(), st.data(), o);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0) times.push_back(s);
+  }
+  last = st[0];
+  return median(times);
+}
+
+#ifdef FRINGE_HAVE_CUDA
+template <typename T>
+double time_gpu(const Options& opt, int num, int n, const std::vector<Complex<T>>& a,
+                const std::vector<T>& b, const cal::SolverOptions& o, cal::SolveStatus& last,
+                nlohmann::json& extra) {
+  cal::StefcalCuda<T> gpu(opt.device, num, n, opt.warps_per_row);
+  gpu.upload(a.data(), b.data());
+  const std::vector<Complex<T>> g0(std::size_t(n) * num, {T(1), T(0)});
+  std::vector<double> times;
+  for (int r = 0; r <= opt.reps; ++r) {
+    const double s = gpu.solve(g0.data(), o);
+    if (r > 0) times.push_back(s);
+  }
+  std::vector<Complex<T>> g(g0.size());
+  std::vector<cal::SolveStatus> st(num);
+  gpu.download(g.data(), st.data());
+  last = st[0];
+  extra["grid_blocks"] = gpu.grid_blocks();
+  extra["warps_per_row"] = gpu.warps_per_row();
+  return median(times);
+}
+
+Peak device_peak(int device) {
+  Peak p;
+  cudaDeviceProp prop{};
+  FRINGE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  p.name = prop.name;
+  int mem_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess) {
+    p.dram_bytes_per_sec = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;  // double data rate
+  }
+  cudaGetLastError();
+  return p;
+}
+#endif
+
+template <typename T>
+void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
+  const bool dp = sizeof(T) == 8;
+  const cal::SolverOptions fixed = fixed_iterations(opt.iterations);
+  std::vector<Complex<T>> a;
+  std::vector<T> b;
+  cal::SolveStatus st;
+  // One problem, 1000 stations.
+  make_problems<T>(1, 1000, 0.1, a, b);
+  const double target = dp ? 4e-3 : 2e-3;
+#ifdef FRINGE_HAVE_CUDA
+  if (have_gpu) {
+    nlohmann::json extra;
+    const double s = time_gpu<T>(opt, 1, 1000, a, b, fixed, st, extra);
+    emit<T>("single", "gpu", opt, 1, 1000, st.iterations, s, peak, target, extra);
+  }
+#else
+  (void)have_gpu;
+#endif
+  if (opt.cpu) {
+    const double s = time_cpu<T>(1, 1000, a, b, fixed, opt.reps, st);
+    emit<T>("single", "cpu", opt, 1, 1000, st.iterations, s, peak, 0, {});
+  }
+  // Converging problem (default tolerance).
+  {
+    cal::SolverOptions conv;
+    conv.max_iterations = 1000;
+#ifdef FRINGE_HAVE_CUDA
+    if (have_gpu) {
+      nlohmann::json extra;
+      const double s = time_gpu<T>(opt, 1, 1000, a, b, conv, st, extra);
+      extra["state"] = cal::solve_state_name(st.state);
+      emit<T>("converge", "gpu", opt, 1, 1000, st.iterations, s, peak, 0, extra);
+    }
+#endif
+    if (opt.cpu) {
+      const double s = time_cpu<T>(1, 1000, a, b, conv, opt.reps, st);
+      emit<T>("converge", "cpu", opt, 1, 1000, st.iterations, s, peak, 0,
+              {{"state", cal::solve_state_name(st.state)}});
+    }
+  }
+  // Batched, 512 stations.
+  for (int num : {1, 20, 1000}) {
+    const bool cpu = opt.cpu && num <= opt.cpu_max_problems;
+    if (!have_gpu && !cpu) continue;
+    make_problems<T>(num, 512, 0.1, a, b);
+#ifdef FRINGE_HAVE_CUDA
+    if (have_gpu) {
+      nlohmann::json extra;
+      const double s = time_gpu<T>(opt, num, 512, a, b, fixed, st, extra);
+      emit<T>("batched", "gpu", opt, num, 512, st.iterations, s, peak, 0, extra);
+    }
+#endif
+    if (cpu) {
+      const double s = time_cpu<T>(num, 512, a, b, fixed, opt.reps, st);
+      emit<T>("batched", "cpu", opt, num, 512, st.iterations, s, peak, 0, {});
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      auto value = [&]() -> int {
+        if (i + 1 >= argc) throw fringe::Error(arg + ": expected a value");
+        return std::stoi(argv[++i]);
+      };
+      if (arg == "--device") {
+        opt.device = value();
+      } else if (arg == "--reps") {
+        opt.reps = std::max(1, value());
+      } else if (arg == "--iterations") {
+        opt.iterations = std::max(2, value());
+      } else if (arg == "--no-cpu") {
+        opt.cpu = false;
+      } else if (arg == "--no-gpu") {
+        opt.gpu = false;
+      } else if (arg == "--cpu-max-problems") {
+        opt.cpu_max_problems = value();
+      } else if (arg == "--warps-per-row") {
+        opt.warps_per_row = value();
+      } else {
+        std::cerr << "usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] "
+                     "[--no-gpu] [--cpu-max-problems P] [--warps-per-row W]\n";
+        return 2;
+      }
+    }
+    bool have_gpu = false;
+    Peak peak;
+#ifdef FRINGE_HAVE_CUDA
+    const auto gpus = fringe::cuda_devices();
+    have_gpu = opt.gpu && opt.device < int(gpus.size());
+    if (have_gpu) peak = device_peak(opt.device);
+#endif
+    if (opt.gpu && !have_gpu) {
+      nlohmann::json j;
+      j["name"] = "stefcal_gpu";
+      j["skipped"] = true;
+      j["note"] = "no CUDA GPU (or built without CUDA): CPU numbers only";
+      std::cout << j.dump() << std::endl;
+    }
+    run_precision<float>(opt, have_gpu, peak);
+    run_precision<double>(opt, have_gpu, peak);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
