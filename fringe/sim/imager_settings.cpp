@@ -103,12 +103,13 @@ imager::ImagerConfig imager_config(const settings::Settings& s) {
     c.idg.subgrid_size = s.get_int("image/idg/subgrid_size");
     c.idg.kernel_size = s.get_int("image/idg/kernel_size");
     c.idg.taper = s.get_option("image/idg/taper") == "Spheroidal" ? imager::TaperType::Spheroidal
-                                                                   : imager::TaperType::KaiserBessel;
+                                                                  : imager::TaperType::KaiserBessel;
     c.idg.taper_support =
         c.idg.taper == imager::TaperType::Spheroidal ? 6 : s.get_int("image/idg/taper_support");
     c.idg.padding = s.get_double("image/idg/padding");
-    c.idg.w_step_lambda =
-        s.is_word("image/idg/w_step_lambda", "auto") ? 0.0 : s.get_double("image/idg/w_step_lambda");
+    c.idg.w_step_lambda = s.is_word("image/idg/w_step_lambda", "auto")
+                              ? 0.0
+                              : s.get_double("image/idg/w_step_lambda");
     c.idg.max_times_per_subgrid = positive_or_auto(s, "image/idg/max_times_per_subgrid");
     c.idg.aterm_interval_s = s.get_double("image/idg/aterm_interval_sec");
     c.idg.channel_group_size = positive_or_auto(s, "image/idg/channel_group_size");
@@ -119,9 +120,9 @@ imager::ImagerConfig imager_config(const settings::Settings& s) {
       throw Error::in_setting("image/idg/kernel_size", s.get("image/idg/kernel_size"),
                               "expected less than image/idg/subgrid_size");
     if (c.idg.taper_support > c.idg.kernel_size)
-      throw Error::in_setting("image/idg/taper_support", s.get("image/idg/taper_support"),
-                              "expected at most image/idg/kernel_size (" +
-                                  std::to_string(c.idg.kernel_size) + ")");
+      throw Error::in_setting(
+          "image/idg/taper_support", s.get("image/idg/taper_support"),
+          "expected at most image/idg/kernel_size (" + std::to_string(c.idg.kernel_size) + ")");
   }
   const std::string wt = s.get_option("image/weighting");
   if (wt == "Natural")

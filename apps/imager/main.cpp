@@ -1,0 +1,105 @@
+// imager: reads an OSKAR-compatible imager settings file (app imager, also accepted from
+// oskar_imager), validates it, images the Measurement Set(s) with Image-Domain Gridding on a
+// GPU or the CPU (or the DFT) and writes one FITS image per product, named from
+// image/root_path (docs/imager.md). The log ends with the counts and the time of each stage.
+#include <iostream>
+#include <numbers>
+#include <string>
+
+#include "fringe/core/error.h"
+#include "fringe/core/log.h"
+#include "fringe/core/progress.h"
+#include "fringe/core/timer.h"
+#include "fringe/imager/imager.h"
+#include "fringe/settings/app_cli.h"
+#include "fringe/settings/embedded_schemas.h"
+#include "fringe/settings/settings.h"
+#include "fringe/sim/imager_settings.h"
+
+namespace {
+
+using fringe::Logger;
+using fringe::settings::format_number;
+using fringe::settings::Settings;
+namespace im = fringe::imager;
+
+const char* algorithm_name(im::Algorithm a) {
+  switch (a) {
+    case im::Algorithm::Idg:
+      return "IDG";
+    case im::Algorithm::Dft2d:
+      return "DFT 2D";
+    case im::Algorithm::Dft3d:
+      return "DFT 3D";
+  }
+  return "?";
+}
+
+void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
+  fringe::Timer wall;
+  wall.start();
+  log.info("Settings are valid.");
+  im::ImagerConfig config;
+  try {
+    config = fringe::sim::imager_config(s);
+  } catch (const fringe::Error& e) {
+    throw fringe::settings::InputError(e);
+  }
+  constexpr double kArcsec = 180.0 / std::numbers::pi * 3600.0;
+  log.info("Imager");
+  for (const auto& ms : config.input_ms) log.info("  input: " + ms + " (" + config.ms_column + ")");
+  log.info("  image: " + std::to_string(config.size) + " x " + std::to_string(config.size) +
+           " pixels of " + format_number(config.cell_rad * kArcsec) + " arcsec, product " +
+           im::to_string(config.image_type) +
+           (config.channel_snapshots ? ", one plane per channel" : ", all channels together"));
+  log.info(std::string("  algorithm: ") + algorithm_name(config.algorithm) +
+           (config.algorithm == im::Algorithm::Idg
+                ? ", subgrid " + std::to_string(config.idg.subgrid_size) + ", kernel " +
+                      std::to_string(config.idg.kernel_size) + ", taper support " +
+                      std::to_string(config.idg.taper_support) + ", padding " +
+                      format_number(config.idg.padding)
+                : std::string()) +
+           ", " + (config.precision == fringe::Precision::Double ? "double" : "single") +
+           " precision");
+  fringe::TerminalProgress bar(std::cout);
+  fringe::ProgressCallback progress;
+  if (!options.quiet) progress = bar.callback();
+  im::ImagerResult r;
+  try {
+    r = im::run(config, progress, &log);
+  } catch (const fringe::Error& e) {
+    bar.finish();
+    // Missing files, empty selections and oversized images are bad input (exit 2).
+    throw fringe::settings::InputError(e);
+  }
+  bar.finish();
+  log.info("Imaged on " + r.device + ": " + std::to_string(r.num_gridded) + " of " +
+           std::to_string(r.num_visibilities) + " visibilities (" + std::to_string(r.num_flagged) +
+           " flagged, " + std::to_string(r.num_outside) +
+           " outside the uv range or the grid); grid " + std::to_string(r.grid_size) + " x " +
+           std::to_string(r.grid_size) +
+           (config.algorithm == im::Algorithm::Idg
+                ? ", " + std::to_string(r.num_subgrids) + " subgrids, " +
+                      std::to_string(r.num_w_layers) + " w layer(s)"
+                : std::string()));
+  log.info("Time: read " + format_number(r.seconds_read) + " s, image " +
+           format_number(r.seconds_grid) + " s, write " + format_number(r.seconds_write) +
+           " s, total " + format_number(wall.seconds()) + " s");
+  log.info("Output files (" + std::to_string(r.files.size()) + "):");
+  for (const auto& f : r.files) log.info("  " + f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fringe::settings::AppInfo app;
+  app.name = "imager";
+  app.oskar_name = "oskar_imager";
+  app.version = FRINGE_VERSION;
+  app.summary =
+      "Makes dirty images (FITS) from Measurement Sets with Image-Domain Gridding\n"
+      "(see `imager --settings` for every key).";
+  app.schema_files = &fringe::settings::embedded_schemas();
+  app.root_schema = "imager.xml";
+  return fringe::settings::run_app(argc, argv, app, run);
+}

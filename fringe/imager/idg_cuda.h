@@ -1,0 +1,41 @@
+// The CUDA back end of Image-Domain Gridding (Veenboer 2021, chapter 4): gridder and
+// degridder kernels with one thread block per subgrid and the subgrid's pixels spread over
+// its threads, visibilities and their phase terms staged in shared memory, hardware sincos
+// (after range reduction) in single precision; cuFFT batched subgrid FFTs; an atomic adder
+// and a splitter on a grid kept in GPU memory, or, when the grid does not fit there (the
+// hybrid scheme), subgrids copied to the host and added/split there. Batches of subgrids
+// alternate between two CUDA streams so transfers overlap kernels.
+// Only built with the CUDA back end (FRINGE_HAVE_CUDA); errors are fringe::Error naming the
+// CUDA call or kernel.
+#pragma once
+
+#include <memory>
+
+#include "fringe/imager/idg.h"
+
+namespace fringe::imager {
+
+// Seconds spent in each step by the last grid() or degrid() call (CUDA events; kernels of
+// the two streams may overlap, so the parts can add up to more than the total).
+struct CudaIdgTimings {
+  double kernel = 0.0;     // gridder or degridder kernel
+  double fft = 0.0;        // batched subgrid FFTs
+  double adder = 0.0;      // adder or splitter (device grid)
+  double transfer = 0.0;   // host <-> device copies (visibilities, grid, host-grid subgrids)
+  double total = 0.0;      // the whole call (wall clock)
+  bool host_grid = false;  // the hybrid scheme was used
+};
+
+struct CudaIdgOptions {
+  int device = 0;
+  bool force_host_grid = false;  // the hybrid scheme even when the grid fits on the GPU
+  int max_subgrids_per_batch = 4096;
+  CudaIdgTimings* timings = nullptr;  // filled by every call when set
+};
+
+template <typename T>
+std::unique_ptr<IdgBackend<T>> make_cuda_backend(int device);
+template <typename T>
+std::unique_ptr<IdgBackend<T>> make_cuda_backend(const CudaIdgOptions& options);
+
+}  // namespace fringe::imager

@@ -1,0 +1,257 @@
+#include "fringe/imager/imager.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+#include "fringe/core/device.h"
+#include "fringe/core/error.h"
+#include "fringe/core/timer.h"
+#include "fringe/imager/dft.h"
+#include "fringe/imager/idg.h"
+#include "fringe/imager/image_output.h"
+#include "fringe/imager/ms_input.h"
+#include "fringe/imager/plan.h"
+#include "fringe/imager/weighting.h"
+#ifdef FRINGE_IMAGER_CUDA
+#include "fringe/imager/idg_cuda.h"
+#endif
+
+namespace fringe::imager {
+
+const char* to_string(ImageType t) {
+  switch (t) {
+    case ImageType::Linear:
+      return "Linear (XX,XY,YX,YY)";
+    case ImageType::XX:
+      return "XX";
+    case ImageType::XY:
+      return "XY";
+    case ImageType::YX:
+      return "YX";
+    case ImageType::YY:
+      return "YY";
+    case ImageType::Stokes:
+      return "Stokes (I,Q,U,V)";
+    case ImageType::I:
+      return "I";
+    case ImageType::Q:
+      return "Q";
+    case ImageType::U:
+      return "U";
+    case ImageType::V:
+      return "V";
+    case ImageType::Psf:
+      return "PSF";
+  }
+  return "?";
+}
+
+std::vector<std::string> product_names(ImageType t) {
+  if (t == ImageType::Linear) return {"XX", "XY", "YX", "YY"};
+  if (t == ImageType::Stokes) return {"I", "Q", "U", "V"};
+  return {to_string(t)};
+}
+
+int padded_grid_size(int image_size, double padding) {
+  const int g = static_cast<int>(std::ceil(image_size * std::max(1.0, padding)));
+  return g + (g & 1);
+}
+
+std::size_t estimated_grid_bytes(const ImagerConfig& c) {
+  const std::size_t g = padded_grid_size(c.size, c.algorithm == Algorithm::Idg ? c.idg.padding : 1);
+  const std::size_t npol = num_product_pols(c.image_type);
+  const std::size_t elem = c.precision == Precision::Double ? 16 : 8;
+  const std::size_t planes = c.channel_snapshots ? 1 : 1;  // one image at a time in memory
+  return npol * g * g * elem + 2 * npol * std::size_t(c.size) * c.size * 16 * planes;
+}
+
+std::size_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : 0;
+}
+
+namespace {
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+template <typename T>
+std::unique_ptr<IdgBackend<T>> make_backend(const ImagerConfig& cfg, Logger* log) {
+  if (cfg.use_gpus) {
+#ifdef FRINGE_IMAGER_CUDA
+    const auto gpus = cuda_devices();
+    if (!gpus.empty()) {
+      const int id = cfg.cuda_device_ids.empty() ? gpus.front().index : cfg.cuda_device_ids.front();
+      if (cfg.cuda_device_ids.size() > 1)
+        log_warning(log, "imager: uses one GPU; GPU " + std::to_string(id) + " of those listed");
+      return make_cuda_backend<T>(id);
+    }
+#endif
+    log_warning(log, "imager: image/use_gpus is true but no CUDA GPU is available; using the CPU");
+  }
+  return make_cpu_backend<T>(cfg.num_threads);
+}
+
+// Copies channel c of v (all rows) into a one-channel buffer.
+template <typename T>
+VisBuffer<T> one_channel(const VisBuffer<T>& v, int c) {
+  VisBuffer<T> o;
+  o.resize(v.num_rows, 1, v.num_pols);
+  o.freq_hz = {v.freq_hz[c]};
+  o.uvw_m = v.uvw_m;
+  o.time_s = v.time_s;
+  o.baseline = v.baseline;
+  for (std::size_t r = 0; r < v.num_rows; ++r) {
+    o.weight[r] = v.weight[r * v.num_channels + c];
+    for (int q = 0; q < v.num_pols; ++q)
+      o.vis[r * v.num_pols + q] = v.vis[(r * v.num_channels + c) * v.num_pols + q];
+  }
+  return o;
+}
+
+template <typename T>
+ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
+  ImagerResult res;
+  Timer timer;
+  timer.start();
+  InputSummary in;
+  VisBuffer<T> all = read_visibilities<T>(cfg, in, log);
+  res.num_visibilities = in.visibilities;
+  res.seconds_read = timer.seconds();
+  report_progress(progress, 0.1, "read");
+
+  GridGeometry g;
+  g.image_size = cfg.size;
+  g.cell_rad = cfg.cell_rad;
+  g.grid_size =
+      cfg.algorithm == Algorithm::Idg ? padded_grid_size(cfg.size, cfg.idg.padding) : cfg.size;
+  g.subgrid_size = cfg.idg.subgrid_size;
+  g.kernel_size = cfg.idg.kernel_size;
+  const Taper taper(cfg.idg.taper, cfg.idg.taper_support);
+  g.taper_support = taper.support();
+  g.w_step =
+      cfg.idg.w_step_lambda > 0 ? cfg.idg.w_step_lambda : auto_w_step(g, in.max_abs_w_lambda);
+  res.grid_size = g.grid_size;
+  const double max_uv = (g.grid_size / 2 - g.subgrid_size / 2) * g.uv_cell();
+  if (in.max_uv_lambda > max_uv)
+    log_warning(log, "imager: baselines up to " + std::to_string(in.max_uv_lambda) +
+                         " wavelengths, but the grid (cell " + std::to_string(g.uv_cell()) +
+                         " wavelengths) holds about " + std::to_string(max_uv) +
+                         ": longer ones are skipped; use smaller pixels for full resolution");
+
+  std::unique_ptr<IdgBackend<T>> backend;
+  if (cfg.algorithm == Algorithm::Idg) {
+    backend = make_backend<T>(cfg, log);
+    res.device = backend->name();
+  } else {
+    res.device = "DFT (CPU)";
+  }
+  const int nchan_img = cfg.channel_snapshots ? all.num_channels : 1;
+  const int npol = all.num_pols;
+  const std::size_t plane = std::size_t(cfg.size) * cfg.size;
+  std::vector<double> pixels(std::size_t(npol) * nchan_img * plane, 0.0);  // [pol][chan][y][x]
+  timer.start();
+  for (int ci = 0; ci < nchan_img; ++ci) {
+    VisBuffer<T> v = cfg.channel_snapshots ? one_channel(all, ci) : VisBuffer<T>{};
+    VisBuffer<T>& vis = cfg.channel_snapshots ? v : all;
+    const double wsum = apply_weighting(cfg, g, vis);
+    std::vector<Complex<double>> image;
+    if (cfg.algorithm == Algorithm::Idg) {
+      PlanOptions opt;
+      opt.max_times_per_subgrid = cfg.idg.max_times_per_subgrid;
+      // At most 128 channels per subgrid: what the CUDA gridder stages in shared memory.
+      opt.max_channels_per_group =
+          cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
+      opt.aterm_interval_s = cfg.idg.aterm_interval_s;
+      const Plan plan = make_plan(
+          g, {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline, vis.freq_hz},
+          vis.weight, opt);
+      res.num_gridded += plan.num_gridded;
+      res.num_outside += plan.num_outside;
+      res.num_subgrids += plan.subgrids.size();
+      res.num_w_layers = std::max<int>(res.num_w_layers, plan.layers.size());
+      image = idg_image(g, taper, plan, vis, *backend);
+    } else {
+      image = dft_image(vis, cfg.size, cfg.cell_rad, cfg.algorithm == Algorithm::Dft3d);
+      for (float w : vis.weight) res.num_gridded += w > 0;
+    }
+    // Sum of the weights actually imaged (outside-grid ones were zeroed by the plan).
+    double wimg = 0;
+    for (float w : vis.weight) wimg += w > 0 ? w : 0.0;
+    res.sum_weights += wimg;
+    (void)wsum;
+    if (!(wimg > 0)) throw Error("imager: no visibility could be gridded (all outside the grid)");
+    for (int q = 0; q < npol; ++q)
+      for (std::size_t i = 0; i < plane; ++i)
+        pixels[(std::size_t(q) * nchan_img + ci) * plane + i] = image[q * plane + i].re / wimg;
+    report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
+  }
+  res.num_flagged = in.flagged;
+  res.num_outside += in.uv_filtered;
+  res.seconds_grid = timer.seconds();
+
+  timer.start();
+  const auto names = product_names(cfg.image_type);
+  for (int q = 0; q < npol; ++q) {
+    ImageCube cube;
+    cube.size = cfg.size;
+    cube.cell_rad = cfg.cell_rad;
+    cube.centre_rad = in.phase_centre_rad;
+    cube.double_precision = cfg.precision == Precision::Double;
+    if (cfg.channel_snapshots) {
+      cube.freq_hz = all.freq_hz;
+      cube.freq_step_hz =
+          all.freq_hz.size() > 1 ? all.freq_hz[1] - all.freq_hz[0] : in.channel_width_hz.at(0);
+    } else {
+      double f = 0, bw = 0;
+      for (double x : all.freq_hz) f += x;
+      for (double x : in.channel_width_hz) bw += x;
+      cube.freq_hz = {f / all.freq_hz.size()};
+      cube.freq_step_hz = bw > 0 ? bw : 1.0;
+    }
+    if (cfg.image_type == ImageType::Psf) cube.bunit = "";
+    cube.history.push_back("fringe imager: " +
+                           std::string(cfg.algorithm == Algorithm::Idg
+                                           ? "Image-Domain Gridding"
+                                           : "direct Fourier transform") +
+                           " on " + res.device);
+    cube.pixels.assign(pixels.begin() + std::size_t(q) * nchan_img * plane,
+                       pixels.begin() + std::size_t(q + 1) * nchan_img * plane);
+    const std::string path = cfg.root_path + "_" + names[q] + ".fits";
+    write_image_cube(path, cube);
+    res.files.push_back(path);
+  }
+  res.seconds_write = timer.seconds();
+  report_progress(progress, 1.0, "write");
+  return res;
+}
+
+}  // namespace
+
+ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
+  if (cfg.size <= 0 || cfg.size % 2)
+    throw Error("imager: the image size must be even and positive (got " +
+                std::to_string(cfg.size) + ")");
+  if (!(cfg.cell_rad > 0) || cfg.cell_rad * cfg.size / 2 >= 1.0)
+    throw Error("imager: the image must lie inside the sky hemisphere (size x cell < 2)");
+  if (cfg.root_path.empty()) throw Error("imager: no output root path");
+  const std::size_t need = estimated_grid_bytes(cfg), have = physical_memory_bytes();
+  if (have > 0 && need > have * 0.8)
+    throw Error("imager: an image of " + std::to_string(cfg.size) + " x " +
+                std::to_string(cfg.size) + " pixels needs " + gib(double(need)) +
+                " for its grids, more than this machine's memory allows (" + gib(double(have)) +
+                " physical); use a smaller image/size or image/double_precision = false");
+  if (cfg.algorithm != Algorithm::Idg && cfg.image_type == ImageType::Linear)
+    log_info(log, "imager: DFT of four products: slow for large images");
+  return dispatch_precision(cfg.precision,
+                            [&]<typename T>() { return run_typed<T>(cfg, progress, log); });
+}
+
+}  // namespace fringe::imager

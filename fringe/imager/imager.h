@@ -1,0 +1,44 @@
+// The imager pipeline (`imager settings.ini`, and sim_interferometer's optional imaging
+// step): read the Measurement Set(s), weight, plan, grid with IDG on a GPU or the CPU (or
+// the DFT), FFT, correct, and write one FITS image per product (<root>_<product>.fits,
+// a cube over channels with channel_snapshots). docs/imager.md.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "fringe/core/log.h"
+#include "fringe/core/progress.h"
+#include "fringe/imager/imager_config.h"
+
+namespace fringe::imager {
+
+struct ImagerResult {
+  std::vector<std::string> files;    // FITS images written
+  std::size_t num_visibilities = 0;  // selected (rows x channels)
+  std::size_t num_gridded = 0;
+  std::size_t num_flagged = 0;  // flagged or zero weight
+  std::size_t num_outside = 0;  // outside the uv range or the grid
+  std::size_t num_subgrids = 0;
+  int num_w_layers = 0;
+  int grid_size = 0;
+  double sum_weights = 0.0;
+  std::string device;  // "CPU (n threads)", "GPU 0 (...)", "DFT"
+  double seconds_read = 0, seconds_grid = 0, seconds_write = 0;
+};
+
+// Throws fringe::Error for bad input (missing Measurement Set or column, empty selection, an
+// image too large for memory, unsupported options).
+ImagerResult run(const ImagerConfig& config, const ProgressCallback& progress = {},
+                 Logger* log = nullptr);
+
+// Bytes of host memory a run of this config needs for its grids and images (not the
+// visibilities), and the machine's physical memory.
+std::size_t estimated_grid_bytes(const ImagerConfig& config);
+std::size_t physical_memory_bytes();
+
+// The grid side for an image side and padding factor (even, >= image size).
+int padded_grid_size(int image_size, double padding);
+
+}  // namespace fringe::imager

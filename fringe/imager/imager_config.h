@@ -1,0 +1,66 @@
+// ImagerConfig: everything an imager run needs, typed and in SI units (radians, Hz, seconds,
+// wavelengths). fringe/sim/imager_settings.h makes one from the image/ settings group
+// (settings/imager.xml); the library never sees a key string.
+#pragma once
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "fringe/core/precision.h"
+#include "fringe/imager/taper.h"
+
+namespace fringe::imager {
+
+// Image products (OSKAR's image/image_type). Linear and Stokes make four images.
+enum class ImageType { Linear, XX, XY, YX, YY, Stokes, I, Q, U, V, Psf };
+enum class Algorithm { Idg, Dft2d, Dft3d };
+enum class Weighting { Natural, Uniform, Briggs };
+
+struct IdgConfig {
+  int subgrid_size = 32;  // Ns [cells]
+  int kernel_size = 9;    // taper support + room for the w term [cells]
+  TaperType taper = TaperType::KaiserBessel;
+  int taper_support = 7;          // [cells]; Spheroidal: always 6
+  double padding = 1.25;          // grid = image size x padding (rounded up to even)
+  double w_step_lambda = 0.0;     // 0: automatic
+  int max_times_per_subgrid = 0;  // 0: no limit
+  double aterm_interval_s = 0.0;  // 0: constant A-terms (identity)
+  int channel_group_size = 0;     // 0: as many as fit
+};
+
+struct ImagerConfig {
+  std::vector<std::string> input_ms;  // Measurement Sets (same channels)
+  std::string ms_column = "DATA";     // DATA | MODEL_DATA | CORRECTED_DATA
+  std::string root_path;              // outputs <root_path>_<product>.fits
+  bool scale_norm_with_num_input_files = false;
+
+  Precision precision = Precision::Double;
+  bool use_gpus = true;
+  std::vector<int> cuda_device_ids;  // empty: all
+  int num_threads = 0;               // CPU threads; 0: all cores
+
+  int size = 256;         // image side [pixels], even
+  double cell_rad = 0.0;  // pixel size (direction cosines)
+
+  ImageType image_type = ImageType::I;
+  bool channel_snapshots = false;
+  double freq_min_hz = 0.0;
+  double freq_max_hz = std::numeric_limits<double>::max();
+  double time_min_s = 0.0;  // MJD(UTC) x 86400; <= 0: no limit
+  double time_max_s = 0.0;
+  double uv_min_lambda = 0.0;
+  double uv_max_lambda = std::numeric_limits<double>::max();
+
+  Algorithm algorithm = Algorithm::Idg;
+  IdgConfig idg;
+  Weighting weighting = Weighting::Natural;
+  double robust = 0.0;
+  double taper_u_lambda = 0.0;  // Gaussian uv taper: weight x exp(ln 0.3 (u/u0)^2) (0: none)
+  double taper_v_lambda = 0.0;
+};
+
+const char* to_string(ImageType t);
+std::vector<std::string> product_names(ImageType t);  // e.g. {"I"}, {"XX","XY","YX","YY"}
+
+}  // namespace fringe::imager

@@ -1,0 +1,253 @@
+#include "fringe/imager/ms_input.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+#include "fringe/core/error.h"
+#include "fringe/imager/geometry.h"
+#include "fringe/io/ms/ms_reader.h"
+
+namespace fringe::imager {
+
+int num_product_pols(ImageType t) {
+  return (t == ImageType::Linear || t == ImageType::Stokes) ? 4 : 1;
+}
+
+namespace {
+
+enum Corr { XX = 0, XY = 1, YX = 2, YY = 3 };
+
+// Which correlations (XX, XY, YX, YY) a product needs.
+std::vector<int> needed(ImageType t, bool scalar) {
+  switch (t) {
+    case ImageType::XX:
+      return {XX};
+    case ImageType::XY:
+      return {XY};
+    case ImageType::YX:
+      return {YX};
+    case ImageType::YY:
+      return {YY};
+    case ImageType::I:
+      return scalar ? std::vector<int>{XX} : std::vector<int>{XX, YY};
+    case ImageType::Q:
+      return {XX, YY};
+    case ImageType::U:
+    case ImageType::V:
+      return {XY, YX};
+    case ImageType::Linear:
+    case ImageType::Stokes:
+      return {XX, XY, YX, YY};
+    case ImageType::Psf:
+      return {};
+  }
+  return {};
+}
+
+const char* corr_name(int c) {
+  static const char* names[] = {"XX", "XY", "YX", "YY"};
+  return names[c];
+}
+
+}  // namespace
+
+template <typename T>
+VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logger* log) {
+  if (cfg.input_ms.empty()) throw Error("imager: no input Measurement Set (image/input_vis_data)");
+  struct Row {
+    int file, a1, a2;
+    double time;
+    std::size_t index;  // into the per-file arrays below
+  };
+  struct FileData {
+    std::vector<std::array<double, 3>> uvw;
+    std::vector<Complex<float>> data;
+    std::vector<std::uint8_t> flag;
+    std::vector<float> weight;
+    std::vector<int> corr_slot;  // XX, XY, YX, YY -> index in the MS (or -1)
+    int npol = 0, nchan_ms = 0;
+  };
+  std::vector<FileData> files(cfg.input_ms.size());
+  std::vector<Row> rows;
+  std::vector<int> chans;  // selected channel indices
+  std::vector<double> freqs;
+  const int nprod = num_product_pols(cfg.image_type);
+  for (std::size_t f = 0; f < cfg.input_ms.size(); ++f) {
+    const std::string& path = cfg.input_ms[f];
+    if (!std::filesystem::exists(path))
+      throw Error::in_file(path, 0, "the Measurement Set does not exist");
+    io::MsReader ms(path);
+    const bool psf = cfg.image_type == ImageType::Psf;
+    if (!psf && !ms.has_column(cfg.ms_column))
+      throw Error::in_file(path, 0, "the Measurement Set has no column " + cfg.ms_column);
+    const std::vector<double> all_freqs = ms.channel_frequencies_hz();
+    const std::vector<double> widths = ms.channel_widths_hz();
+    std::vector<int> sel;
+    std::vector<double> sel_f;
+    for (int c = 0; c < static_cast<int>(all_freqs.size()); ++c)
+      if (all_freqs[c] >= cfg.freq_min_hz && all_freqs[c] <= cfg.freq_max_hz) {
+        sel.push_back(c);
+        sel_f.push_back(all_freqs[c]);
+      }
+    if (f == 0) {
+      chans = sel;
+      freqs = sel_f;
+      sum.phase_centre_rad = ms.phase_centre_rad();
+      for (int c : sel) sum.channel_width_hz.push_back(widths.at(c));
+    } else if (sel_f != freqs) {
+      throw Error::in_file(path, 0,
+                           "its selected channel frequencies differ from those of " +
+                               cfg.input_ms[0] + " (all inputs must have the same channels)");
+    }
+    FileData& fd = files[f];
+    fd.npol = ms.num_pols();
+    fd.nchan_ms = ms.num_channels();
+    const std::vector<int> corr = ms.corr_types();
+    fd.corr_slot.assign(4, -1);
+    for (int i = 0; i < static_cast<int>(corr.size()); ++i)
+      if (corr[i] >= 9 && corr[i] <= 12) fd.corr_slot[corr[i] - 9] = i;
+    const bool scalar = corr.size() == 1 && fd.corr_slot[XX] == 0;
+    for (int c : needed(cfg.image_type, scalar))
+      if (fd.corr_slot[c] < 0)
+        throw Error::in_file(path, 0,
+                             std::string("image type ") + to_string(cfg.image_type) +
+                                 " needs the " + corr_name(c) +
+                                 " correlation, which the Measurement Set does not have");
+    sum.rows_read += ms.num_rows();
+    const auto time = ms.read_time();
+    const auto a1 = ms.read_antenna1();
+    const auto a2 = ms.read_antenna2();
+    fd.uvw = ms.read_uvw();
+    if (!psf) fd.data = ms.read_data(0, io::MsReader::kAllRows, cfg.ms_column);
+    fd.flag = ms.read_flag();
+    fd.weight = ms.read_weight();
+    for (std::size_t r = 0; r < time.size(); ++r) {
+      if (a1[r] == a2[r]) continue;
+      if (cfg.time_min_s > 0 && time[r] < cfg.time_min_s) continue;
+      if (cfg.time_max_s > 0 && time[r] > cfg.time_max_s) continue;
+      rows.push_back({static_cast<int>(f), a1[r], a2[r], time[r], r});
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    if (a.file != b.file) return a.file < b.file;
+    if (a.a1 != b.a1) return a.a1 < b.a1;
+    if (a.a2 != b.a2) return a.a2 < b.a2;
+    return a.time < b.time;
+  });
+  VisBuffer<T> v;
+  const int nchan = static_cast<int>(chans.size());
+  v.resize(rows.size(), nchan, nprod);
+  v.freq_hz = freqs;
+  sum.rows_used = rows.size();
+  sum.visibilities = rows.size() * nchan;
+  const bool psf = cfg.image_type == ImageType::Psf;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    const FileData& fd = files[row.file];
+    const bool scalar = fd.npol == 1 && fd.corr_slot[XX] == 0;
+    v.uvw_m[i] = fd.uvw[row.index];
+    v.time_s[i] = row.time;
+    v.baseline[i] = (row.file * 65536 + row.a1) * 65536 + row.a2;
+    const std::vector<int> use = needed(cfg.image_type, scalar);
+    for (int c = 0; c < nchan; ++c) {
+      const std::size_t base = (row.index * fd.nchan_ms + chans[c]) * fd.npol;
+      bool flagged = false;
+      double wsum = 0;
+      for (int q : use) {
+        flagged |= fd.flag[base + fd.corr_slot[q]] != 0;
+        wsum += fd.weight[row.index * fd.npol + fd.corr_slot[q]];
+      }
+      double wt = use.empty() ? fd.weight[row.index * fd.npol] : wsum / use.size();
+      if (use.empty()) {
+        for (int q = 0; q < fd.npol; ++q) flagged |= fd.flag[base + q] != 0;
+      }
+      const double s = freqs[c] / kSpeedOfLight;
+      const double uvlen = std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s;
+      if (flagged || !(wt > 0)) {
+        wt = 0;
+        ++sum.flagged;
+      } else if (uvlen < cfg.uv_min_lambda || uvlen > cfg.uv_max_lambda) {
+        wt = 0;
+        ++sum.uv_filtered;
+      }
+      v.weight[i * nchan + c] = static_cast<float>(wt);
+      if (wt > 0) {
+        sum.max_abs_w_lambda = std::max(sum.max_abs_w_lambda, std::abs(v.uvw_m[i][2]) * s);
+        sum.max_uv_lambda = std::max(sum.max_uv_lambda, uvlen);
+      }
+      auto d = [&](int q) {
+        const Complex<float> x = fd.data[base + fd.corr_slot[q]];
+        return Complex<double>{x.re, x.im};
+      };
+      Complex<T>* out = &v.vis[(i * nchan + c) * nprod];
+      auto put = [&](int k, Complex<double> x) { out[k] = {T(x.re), T(x.im)}; };
+      if (psf) {
+        put(0, {1.0, 0.0});
+        continue;
+      }
+      if (wt == 0) continue;
+      auto half = [](Complex<double> a, Complex<double> b, double sign) {
+        return Complex<double>{0.5 * (a.re + sign * b.re), 0.5 * (a.im + sign * b.im)};
+      };
+      auto stokes_v = [&] {  // -i (XY - YX) / 2
+        const Complex<double> dxy = d(XY), dyx = d(YX);
+        return Complex<double>{0.5 * (dxy.im - dyx.im), -0.5 * (dxy.re - dyx.re)};
+      };
+      switch (cfg.image_type) {
+        case ImageType::XX:
+        case ImageType::XY:
+        case ImageType::YX:
+        case ImageType::YY:
+          put(0, d(use[0]));
+          break;
+        case ImageType::I:
+          put(0, scalar ? d(XX) : half(d(XX), d(YY), 1));
+          break;
+        case ImageType::Q:
+          put(0, half(d(XX), d(YY), -1));
+          break;
+        case ImageType::U:
+          put(0, half(d(XY), d(YX), 1));
+          break;
+        case ImageType::V:
+          put(0, stokes_v());
+          break;
+        case ImageType::Linear:
+          for (int q = 0; q < 4; ++q) put(q, d(q));
+          break;
+        case ImageType::Stokes:
+          put(0, half(d(XX), d(YY), 1));
+          put(1, half(d(XX), d(YY), -1));
+          put(2, half(d(XY), d(YX), 1));
+          put(3, stokes_v());
+          break;
+        case ImageType::Psf:
+          break;
+      }
+    }
+  }
+  const std::size_t usable =
+      std::count_if(v.weight.begin(), v.weight.end(), [](float w) { return w > 0; });
+  if (usable == 0) {
+    std::string what = "no visibilities selected from " + cfg.input_ms[0] + ": " +
+                       std::to_string(sum.rows_read) + " rows read, " +
+                       std::to_string(sum.rows_used) +
+                       " cross-correlation rows in the time range, " + std::to_string(nchan) +
+                       " channels in the frequency range, " + std::to_string(sum.flagged) +
+                       " flagged, " + std::to_string(sum.uv_filtered) + " outside the uv range";
+    throw Error(what);
+  }
+  log_info(log, "Read " + std::to_string(sum.rows_read) + " rows from " +
+                    std::to_string(cfg.input_ms.size()) + " Measurement Set(s); using " +
+                    std::to_string(usable) + " of " + std::to_string(sum.visibilities) +
+                    " visibilities (" + std::to_string(sum.flagged) + " flagged, " +
+                    std::to_string(sum.uv_filtered) + " outside the uv range)");
+  return v;
+}
+
+template VisBuffer<float> read_visibilities<float>(const ImagerConfig&, InputSummary&, Logger*);
+template VisBuffer<double> read_visibilities<double>(const ImagerConfig&, InputSummary&, Logger*);
+
+}  // namespace fringe::imager
