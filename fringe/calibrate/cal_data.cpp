@@ -87,6 +87,7 @@ void build_normal_equations(const CalCell<T>& cell, GainType type,
     const int p = cell.station1[r], q = cell.station2[r];
     if (station_flags[p] || station_flags[q]) continue;
     for (int k = 0; k < cell.num_pols; ++k) {
+      if (type == GainType::Diagonal && (k == 1 || k == 2)) continue;  // XX and YY only
       const std::size_t i = r * cell.num_pols + k;
       const T w = cell.weight[i];
       if (!(w > T(0))) continue;
@@ -210,35 +211,13 @@ void fix_reference_phase_jones(std::vector<Jones<T>>& gains, int reference_stati
 }
 
 template <typename T>
-bool cross_hand_constrained(GainType type, int n, const std::vector<T>& b) {
-  if (type != GainType::Diagonal) return false;
-  for (int r = 0; r < n; ++r) {
-    for (int s = (r % 2 == 0) ? 1 : 0; s < n; s += 2) {
-      if (b[std::size_t(r) * n + s] > T(0)) return true;
-    }
-  }
-  return false;
-}
-
-template <typename T>
 std::vector<Jones<T>> receptor_gains_to_jones(GainType type, int num_stations,
                                               std::vector<Complex<T>> g, int reference_station,
-                                              const std::vector<std::uint8_t>& station_flags,
-                                              bool common_phase) {
+                                              const std::vector<std::uint8_t>& station_flags) {
   std::vector<Jones<T>> out(std::size_t(num_stations), jones_zero<T>());
   if (type == GainType::Scalar) {
     fix_reference_phase(g.data(), num_stations, reference_station);
     for (int p = 0; p < num_stations; ++p) out[p] = jones_diagonal(g[p], g[p]);
-  } else if (common_phase) {
-    // Rotate X so g_ref,X is real, then Y by the same factor (X's rotation read back from the
-    // reference receptor before and after).
-    std::vector<Complex<T>> x0(g.begin(), g.end());
-    const int r = fix_reference_phase(g.data(), num_stations, reference_station, 2);
-    if (r >= 0) {
-      const Complex<T> rot = g[2 * r] / x0[2 * r];
-      for (int p = 0; p < num_stations; ++p) g[2 * p + 1] = x0[2 * p + 1] * rot;
-    }
-    for (int p = 0; p < num_stations; ++p) out[p] = jones_diagonal(g[2 * p], g[2 * p + 1]);
   } else {
     fix_reference_phase(g.data(), num_stations, reference_station, 2);
     fix_reference_phase(g.data() + 1, num_stations, reference_station, 2);
@@ -252,7 +231,7 @@ std::vector<Jones<T>> receptor_gains_to_jones(GainType type, int num_stations,
 
 template <typename T>
 double residual_rms(const CalCell<T>& cell, const std::vector<Jones<T>>& gains,
-                    const std::vector<std::uint8_t>& station_flags) {
+                    const std::vector<std::uint8_t>& station_flags, GainType type) {
   double sum = 0, wsum = 0;
   for (std::size_t r = 0; r < cell.num_rows(); ++r) {
     const int p = cell.station1[r], q = cell.station2[r];
@@ -262,6 +241,7 @@ double residual_rms(const CalCell<T>& cell, const std::vector<Jones<T>>& gains,
       if (!gains.empty()) m = jones_sandwich(gains[p], m, gains[q]);
       const Complex<T> mv[4] = {m.a, m.b, m.c, m.d};
       for (int k = 0; k < 4; ++k) {
+        if (type == GainType::Diagonal && (k == 1 || k == 2)) continue;
         const double w = cell.weight[4 * r + k];
         if (!(w > 0)) continue;
         sum += w * double(abs2(cell.data[4 * r + k] - mv[k]));
@@ -321,10 +301,10 @@ CellSolution<T> solve_cell_cpu(const CalCell<T>& cell, const CalOptions& options
     std::vector<Complex<T>> g(std::size_t(nr), Complex<T>{T(1), T(0)});
     sol.status = solve_scalar(nr, a.data(), b.data(), g.data(), options.solver);
     sol.gains = receptor_gains_to_jones(options.type, n, std::move(g), options.reference_station,
-                                        sol.flagged, cross_hand_constrained(options.type, nr, b));
+                                        sol.flagged);
   }
-  sol.rms_before = residual_rms(cell, {}, sol.flagged);
-  sol.rms_after = residual_rms(cell, sol.gains, sol.flagged);
+  sol.rms_before = residual_rms(cell, {}, sol.flagged, options.type);
+  sol.rms_after = residual_rms(cell, sol.gains, sol.flagged, options.type);
   return sol;
 }
 
@@ -337,11 +317,10 @@ CellSolution<T> solve_cell_cpu(const CalCell<T>& cell, const CalOptions& options
   template SolveStatus solve_full_jones(const CalCell<T>&, const std::vector<std::uint8_t>&,       \
                                         std::vector<Jones<T>>&, const SolverOptions&);             \
   template void fix_reference_phase_jones(std::vector<Jones<T>>&, int);                            \
-  template std::vector<Jones<T>> receptor_gains_to_jones(                                          \
-      GainType, int, std::vector<Complex<T>>, int, const std::vector<std::uint8_t>&, bool);        \
-  template bool cross_hand_constrained(GainType, int, const std::vector<T>&);                      \
+  template std::vector<Jones<T>> receptor_gains_to_jones(GainType, int, std::vector<Complex<T>>,   \
+                                                         int, const std::vector<std::uint8_t>&);   \
   template double residual_rms(const CalCell<T>&, const std::vector<Jones<T>>&,                    \
-                               const std::vector<std::uint8_t>&);                                  \
+                               const std::vector<std::uint8_t>&, GainType);                        \
   template bool apply_inverse_row(const Jones<T>&, const Jones<T>&, const Complex<T>*,             \
                                   Complex<T>*, int);                                               \
   template CellSolution<T> solve_cell_cpu(const CalCell<T>&, const CalOptions&);

@@ -56,7 +56,10 @@ std::vector<std::uint8_t> flag_stations(const CalCell<T>& cell, int min_baseline
 int num_receptors(GainType type, int num_stations);
 
 // A, B (stefcal.h) of the cell, n x n each (n = num_receptors); flagged stations contribute
-// nothing. Diagonal needs 4 pols; scalar uses every pol present.
+// nothing. Scalar uses every pol present. Diagonal (4 pols needed) uses XX for the X
+// receptors and YY for the Y receptors only, so X and Y are two independent scalar problems
+// (as DP3's diagonal mode): the cross hands would tie the X-Y phase, but they are usually
+// weak (an unpolarised sky) and then make a mode that converges extremely slowly.
 template <typename T>
 void build_normal_equations(const CalCell<T>& cell, GainType type,
                             const std::vector<std::uint8_t>& station_flags,
@@ -70,30 +73,24 @@ template <typename T>
 SolveStatus solve_full_jones(const CalCell<T>& cell, const std::vector<std::uint8_t>& station_flags,
                              std::vector<Jones<T>>& gains, const SolverOptions& options);
 
-// Whether the cross-hand products (XY, YX) of a diagonal problem carry model power (B > 0
-// between an X and a Y receptor): then the X-Y phase difference is determined by the data
-// and only one common phase is free; otherwise X and Y each have a free phase.
-template <typename T>
-bool cross_hand_constrained(GainType type, int n, const std::vector<T>& b);
-
-// Receptor gains (n = num_receptors) -> Jones per station, reference phase fixed, flagged
-// stations 0. Diagonal gains: with common_phase, one rotation (making g_ref,X real) for both
-// receptors; otherwise g_ref,X and g_ref,Y are each made real.
+// Receptor gains (n = num_receptors) -> Jones per station, reference phase fixed (for
+// Diagonal gains g_ref,X and g_ref,Y are each made real: solved from XX and YY alone, the X-Y
+// phase difference is not determined), flagged stations 0.
 template <typename T>
 std::vector<Jones<T>> receptor_gains_to_jones(GainType type, int num_stations,
                                               std::vector<Complex<T>> g, int reference_station,
-                                              const std::vector<std::uint8_t>& station_flags,
-                                              bool common_phase = false);
+                                              const std::vector<std::uint8_t>& station_flags);
 
 // Full-Jones reference: every G multiplied by the phase factor that makes G_ref.a real >= 0.
 template <typename T>
 void fix_reference_phase_jones(std::vector<Jones<T>>& gains, int reference_station);
 
 // Weighted RMS of R - G_p M G_q^H (identity gains if gains is empty) over rows whose
-// stations are unflagged.
+// stations are unflagged, over the products the gains are solved from (Diagonal: XX, YY;
+// otherwise all).
 template <typename T>
 double residual_rms(const CalCell<T>& cell, const std::vector<Jones<T>>& gains,
-                    const std::vector<std::uint8_t>& station_flags);
+                    const std::vector<std::uint8_t>& station_flags, GainType type);
 
 // C_pq = G_p^-1 R_pq G_q^-H for one row (4 pols, or 1 pol with scalar gains a). Returns false
 // (and leaves c untouched) if either gain is singular.

@@ -53,7 +53,6 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
   const std::size_t nn = std::size_t(n) * n;
   std::vector<Complex<T>> a(nn * num);
   std::vector<T> b(nn * num);
-  std::vector<std::uint8_t> common(cells.size(), 0);
 #pragma omp parallel for schedule(dynamic)
   for (int k = 0; k < num; ++k) {
     cells[k].validate();
@@ -63,7 +62,6 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
     build_normal_equations(cells[k], options.type, sols[k].flagged, ak, bk);
     std::copy(ak.begin(), ak.end(), a.begin() + nn * k);
     std::copy(bk.begin(), bk.end(), b.begin() + nn * k);
-    common[k] = cross_hand_constrained(options.type, n, bk) ? 1 : 0;
   }
   std::vector<Complex<T>> g(std::size_t(n) * num, Complex<T>{T(1), T(0)});
   std::vector<SolveStatus> status(cells.size());
@@ -87,9 +85,9 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
     std::vector<Complex<T>> gk(g.begin() + std::size_t(n) * k,
                                g.begin() + std::size_t(n) * (k + 1));
     sols[k].gains = receptor_gains_to_jones(options.type, n_st, std::move(gk),
-                                            options.reference_station, sols[k].flagged, common[k]);
-    sols[k].rms_before = residual_rms(cells[k], {}, sols[k].flagged);
-    sols[k].rms_after = residual_rms(cells[k], sols[k].gains, sols[k].flagged);
+                                            options.reference_station, sols[k].flagged);
+    sols[k].rms_before = residual_rms(cells[k], {}, sols[k].flagged, options.type);
+    sols[k].rms_after = residual_rms(cells[k], sols[k].gains, sols[k].flagged, options.type);
   }
   return sols;
 }

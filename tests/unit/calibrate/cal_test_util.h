@@ -87,8 +87,7 @@ inline Problem make_problem(int num_stations, int num_samples, GainType type, bo
 // Largest |G_sol - G_true|_F / |G_true|_F over unflagged stations, both referenced the same way.
 inline double max_relative_error(const std::vector<Jones<double>>& sol,
                                  std::vector<Jones<double>> truth, GainType type, int reference,
-                                 const std::vector<std::uint8_t>& flags,
-                                 bool common_phase = false) {
+                                 const std::vector<std::uint8_t>& flags) {
   if (type == GainType::FullJones) {
     fringe::calibrate::fix_reference_phase_jones(truth, reference);
   } else {
@@ -97,8 +96,8 @@ inline double max_relative_error(const std::vector<Jones<double>>& sol,
       g.push_back(j.a);
       if (type == GainType::Diagonal) g.push_back(j.d);
     }
-    truth = fringe::calibrate::receptor_gains_to_jones(type, int(truth.size()), g, reference, flags,
-                                                       common_phase);
+    truth =
+        fringe::calibrate::receptor_gains_to_jones(type, int(truth.size()), g, reference, flags);
   }
   double worst = 0;
   for (std::size_t p = 0; p < sol.size(); ++p) {

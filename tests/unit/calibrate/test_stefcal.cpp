@@ -43,10 +43,9 @@ TEST_P(ExactRecovery, NoiseFreeGainsEqualTrueGainsTo1e8) {
     const auto sol = solve_cell_cpu(pr.cell, o);
     EXPECT_NE(sol.status.state, SolveState::MaxIterations) << "seed " << seed;
     EXPECT_LT(sol.status.iterations, 200) << "seed " << seed;
-    // Diagonal gains with cross-hand model power keep one common phase (cal_data.h).
-    EXPECT_LT(max_relative_error(sol.gains, pr.true_gains, c.type, o.reference_station, sol.flagged,
-                                 c.polarised),
-              1e-8)
+    EXPECT_LT(
+        max_relative_error(sol.gains, pr.true_gains, c.type, o.reference_station, sol.flagged),
+        1e-8)
         << gain_type_name(c.type) << " seed " << seed;
     EXPECT_GT(sol.rms_before, 0.1);
     EXPECT_LT(sol.rms_after, 1e-9 * sol.rms_before);
@@ -71,7 +70,7 @@ TEST(Stefcal, DefaultToleranceConvergesWithinStatedIterations) {
     EXPECT_EQ(sol.status.state, SolveState::Converged) << gain_type_name(type);
     EXPECT_LT(sol.status.iterations, 100) << gain_type_name(type);
     EXPECT_LE(sol.status.last_change, 1e-6);
-    EXPECT_LT(max_relative_error(sol.gains, pr.true_gains, type, 0, sol.flagged, true), 1e-4);
+    EXPECT_LT(max_relative_error(sol.gains, pr.true_gains, type, 0, sol.flagged), 1e-4);
     std::printf("%s: %d iterations\n", gain_type_name(type).c_str(), sol.status.iterations);
   }
 }
@@ -165,6 +164,8 @@ TEST(Stefcal, InverseGainsTurnDataIntoModel) {
       ASSERT_TRUE(apply_inverse_row(sol.gains[pr.cell.station1[r]], sol.gains[pr.cell.station2[r]],
                                     &pr.cell.data[4 * r], out, 4));
       for (int k = 0; k < 4; ++k) {
+        // Diagonal gains leave the X-Y phase free: only XX and YY are restored.
+        if (type == GainType::Diagonal && (k == 1 || k == 2)) continue;
         worst = std::max(worst, fringe::abs(out[k] - pr.cell.model[4 * r + k]));
       }
     }
