@@ -84,7 +84,7 @@ struct SimulationConfig {
   double uv_filter_max = std::numeric_limits<double>::infinity();
   bool uv_filter_in_wavelengths = true;
   NoiseConfig noise;
-  GainCorruptionConfig corruption;  // interferometer/gain_corruption/...
+  GainCorruptionConfig corruption;        // interferometer/gain_corruption/...
   std::string telescope_name = "fringe";  // interferometer/telescope_name (MS OBSERVATION)
   std::string ms_path;                    // resolved interferometer/ms_filename ("" = none)
   bool force_polarised_ms = false;
