@@ -80,7 +80,7 @@ class CpuBackend final : public IdgBackend<T> {
 #pragma omp parallel num_threads(num_threads_)
       {
         SubgridTerms terms;
-        std::vector<double> pa(np), pb(np), acc(2 * 4 * np);
+        std::vector<double> pa(np), pb(np), sn(np), cs(np), acc(2 * 4 * np);
 #pragma omp for schedule(dynamic)
         for (std::size_t i = 0; i < nb; ++i) {
           const Subgrid& s = subgrids[b0 + i];
@@ -100,6 +100,8 @@ class CpuBackend final : public IdgBackend<T> {
               const double wt = vis.weight[k];
               if (!(wt > 0.0)) continue;
               const double dk = terms.dk[c];
+#pragma omp simd
+              for (std::size_t p = 0; p < np; ++p) simd_sincos(-(pa[p] + dk * pb[p]), sn[p], cs[p]);
               for (int q = 0; q < npol; ++q) {
                 const double vr = wt * vis.vis[k * npol + q].re;
                 const double vi = wt * vis.vis[k * npol + q].im;
@@ -107,10 +109,8 @@ class CpuBackend final : public IdgBackend<T> {
                 double* ai = ar + np;
 #pragma omp simd
                 for (std::size_t p = 0; p < np; ++p) {
-                  double sn, cs;
-                  simd_sincos(-(pa[p] + dk * pb[p]), sn, cs);
-                  ar[p] += vr * cs - vi * sn;
-                  ai[p] += vr * sn + vi * cs;
+                  ar[p] += vr * cs[p] - vi * sn[p];
+                  ai[p] += vr * sn[p] + vi * cs[p];
                 }
               }
             }
@@ -138,7 +138,7 @@ class CpuBackend final : public IdgBackend<T> {
 #pragma omp parallel num_threads(num_threads_)
     {
       SubgridTerms terms;
-      std::vector<double> pa(np), pb(np), sub(2 * 4 * np);
+      std::vector<double> pa(np), pb(np), sn(np), cs(np), sub(2 * 4 * np);
       std::vector<Complex<T>> tmp(np);
 #pragma omp for schedule(dynamic)
       for (std::size_t i = 0; i < subgrids.size(); ++i) {
@@ -170,16 +170,17 @@ class CpuBackend final : public IdgBackend<T> {
           for (std::uint32_t c = 0; c < s.num_channels; ++c) {
             const std::size_t k = row * vis.num_channels + s.chan_begin + c;
             const double dk = terms.dk[c];
+#pragma omp simd
+            for (std::size_t p = 0; p < np; ++p)
+              simd_sincos(pa[p] + dk * pb[p], sn[p], cs[p]);  // exp(-i phi)
             for (int q = 0; q < npol; ++q) {
               const double* sr = &sub[2 * q * np];
               const double* si = sr + np;
               double vr = 0, vi = 0;
 #pragma omp simd reduction(+ : vr, vi)
               for (std::size_t p = 0; p < np; ++p) {
-                double sn, cs;
-                simd_sincos(pa[p] + dk * pb[p], sn, cs);  // exp(-i phi)
-                vr += sr[p] * cs - si[p] * sn;
-                vi += sr[p] * sn + si[p] * cs;
+                vr += sr[p] * cs[p] - si[p] * sn[p];
+                vi += sr[p] * sn[p] + si[p] * cs[p];
               }
               vis.vis[k * npol + q] = {T(vr), T(vi)};
             }

@@ -1,0 +1,126 @@
+// GPU tests of the CUDA IDG back end (label gpu; skipped without a CUDA device): gridding and
+// degridding element by element against the CPU back end, with the grid on the GPU and in the
+// hybrid host-grid scheme, in double (1e-10) and single precision (vs the CPU in double:
+// 1e-4 of the largest value), and the GPU single-precision dirty image against the DFT.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "fringe/core/device.h"
+#include "fringe/imager/dft.h"
+#include "fringe/imager/idg.h"
+#include "fringe/imager/idg_cuda.h"
+#include "fringe/imager/plan.h"
+#include "imager_test_data.h"
+
+namespace fringe::imager {
+namespace {
+
+using test::make_tracks;
+using test::set_point_sources;
+
+bool have_gpu() { return !cuda_devices().empty(); }
+
+GridGeometry geometry(int n, double fov_deg, int padded) {
+  GridGeometry g;
+  g.image_size = n;
+  g.grid_size = padded;
+  g.cell_rad = std::sin(fov_deg * std::numbers::pi / 180 / n);
+  return g;
+}
+
+template <typename T>
+PlanInput plan_input(const VisBuffer<T>& v) {
+  return {v.num_rows, v.num_channels, v.uvw_m, v.time_s, v.baseline, v.freq_hz};
+}
+
+double max_diff(const std::vector<Complex<double>>& a, const std::vector<Complex<double>>& b,
+                double* scale) {
+  double d = 0, s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    d = std::max(d, std::hypot(a[i].re - b[i].re, a[i].im - b[i].im));
+    s = std::max(s, std::hypot(b[i].re, b[i].im));
+  }
+  *scale = s;
+  return d;
+}
+
+template <typename T>
+void compare_with_cpu(int npol, bool host_grid, double tol) {
+  auto v = make_tracks<T>(12, 24, 8, 1500.0, 100e6, 1e6, npol, 0.8, 7);
+  set_point_sources(v, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
+  GridGeometry g = geometry(96, 2.0, 120);
+  double wmax = 0;
+  for (const auto& u : v.uvw_m)
+    wmax = std::max(wmax, std::abs(u[2]) * v.freq_hz.back() / kSpeedOfLight);
+  g.w_step = auto_w_step(g, wmax);
+  const Plan plan = make_plan(g, plan_input(v), v.weight);
+  const Taper taper(TaperType::KaiserBessel, 7);
+  auto vd = make_tracks<double>(12, 24, 8, 1500.0, 100e6, 1e6, npol, 0.8, 7);  // CPU reference
+  set_point_sources(vd, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
+  vd.weight = v.weight;
+  auto cpu = make_cpu_backend<double>();
+  CudaIdgOptions o;
+  o.force_host_grid = host_grid;
+  o.max_subgrids_per_batch = 17;  // several batches on both streams
+  auto gpu = make_cuda_backend<T>(o);
+  const auto ref = idg_image(g, taper, plan, vd, *cpu);
+  const auto out = idg_image(g, taper, plan, v, *gpu);
+  double scale = 0;
+  const double d = max_diff(out, ref, &scale);
+  EXPECT_LT(d, tol * scale) << "gridding, npol " << npol << " host grid " << host_grid;
+  // Degridding of a model image.
+  std::vector<Complex<double>> model(npol * 96 * 96, Complex<double>{0, 0});
+  for (int q = 0; q < npol; ++q) {
+    model[q * 96 * 96 + 40 * 96 + 50] = {1.0, 0.0};
+    model[q * 96 * 96 + 70 * 96 + 20] = {0.3, 0.1};
+  }
+  idg_predict(g, taper, plan, model, vd, *cpu);
+  idg_predict(g, taper, plan, model, v, *gpu);
+  double dv = 0, sv = 0;
+  for (std::size_t k = 0; k < v.vis.size(); ++k) {
+    dv = std::max(dv, std::hypot(v.vis[k].re - vd.vis[k].re, v.vis[k].im - vd.vis[k].im));
+    sv = std::max(sv, std::hypot(vd.vis[k].re, vd.vis[k].im));
+  }
+  EXPECT_LT(dv, tol * sv) << "degridding, npol " << npol << " host grid " << host_grid;
+  std::printf("npol %d host grid %d %s: grid max diff %.3g of %.3g, degrid %.3g of %.3g\n", npol,
+              host_grid, sizeof(T) == 4 ? "single" : "double", d, scale, dv, sv);
+}
+
+TEST(ImagerGpu, DoubleMatchesCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  compare_with_cpu<double>(1, false, 1e-10);
+  compare_with_cpu<double>(4, false, 1e-10);
+  compare_with_cpu<double>(4, true, 1e-10);
+}
+
+TEST(ImagerGpu, SingleMatchesCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  compare_with_cpu<float>(1, false, 1e-4);
+  compare_with_cpu<float>(4, true, 1e-4);
+}
+
+TEST(ImagerGpu, SingleDirtyImageMatchesDft) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto v = make_tracks<float>(16, 24, 4, 1200.0, 100e6, 2e6);
+  const int n = 96;
+  GridGeometry g = geometry(n, 2.0, 96);
+  const double f = g.cell_rad * n / 2;
+  set_point_sources(v, {{0.0, 0.0, 1.0}, {0.3 * f, -0.2 * f, 0.5}, {-0.7 * f, 0.6 * f, 0.8}});
+  const Plan plan = make_plan(g, plan_input(v), v.weight);
+  auto gpu = make_cuda_backend<float>(0);
+  const auto idg = idg_image(g, Taper(TaperType::KaiserBessel, 7), plan, v, *gpu);
+  const auto dft = dft_image(v, n, g.cell_rad);
+  double s = 0, peak = 0;
+  int count = 0;
+  for (int y = n / 10; y < n - n / 10; ++y)
+    for (int x = n / 10; x < n - n / 10; ++x, ++count)
+      s += std::pow(idg[y * n + x].re - dft[y * n + x].re, 2);
+  for (const auto& x : dft) peak = std::max(peak, std::abs(x.re));
+  EXPECT_LT(std::sqrt(s / count) / peak, 1e-4);
+}
+
+}  // namespace
+}  // namespace fringe::imager
