@@ -140,7 +140,8 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
         args.decision[k] = kIdle;
         continue;
       }
-      const double diff2 = args.norms[2 * k], norm2 = args.norms[2 * k + 1];
+      // Through L2: the sums were made by atomics of other SMs (L1 may hold an old line).
+      const double diff2 = __ldcg(args.norms + 2 * k), norm2 = __ldcg(args.norms + 2 * k + 1);
       args.norms[2 * k] = args.norms[2 * k + 1] = 0.0;
       SolveStatus& st = args.status[k];
       st.iterations = it;
