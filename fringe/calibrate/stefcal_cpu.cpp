@@ -1,5 +1,7 @@
 // CPU back end of StEFCal in the A, B form (stefcal.h): the reference implementation, one
 // problem per OpenMP thread.
+#include <omp.h>
+
 #include <cmath>
 #include <vector>
 
@@ -35,9 +37,33 @@ std::string solve_state_name(SolveState state) {
   return "?";
 }
 
+namespace {
+
+// g_new_p = sum_q A_pq g_q / sum_q B_pq |g_q|^2 for every p (stefcal_math.h, written out
+// with scalar accumulators so that `omp simd` vectorises the sum over q; the formula is
+// stefcal_accumulate's). parallel_rows: OpenMP threads over p (one large problem).
 template <typename T>
-SolveStatus solve_scalar(int n, const Complex<T>* a, const T* b, Complex<T>* gains,
-                         const SolverOptions& options) {
+void update_all(int n, const Complex<T>* a, const T* b, const Complex<T>* g, Complex<T>* g_new,
+                bool parallel_rows) {
+#pragma omp parallel for schedule(static) if (parallel_rows)
+  for (int p = 0; p < n; ++p) {
+    const Complex<T>* a_row = a + std::size_t(p) * n;
+    const T* b_row = b + std::size_t(p) * n;
+    T re = 0, im = 0, den = 0;
+#pragma omp simd reduction(+ : re, im, den)
+    for (int q = 0; q < n; ++q) {
+      const Complex<T> av = a_row[q], gq = g[q];
+      re += av.re * gq.re - av.im * gq.im;
+      im += av.re * gq.im + av.im * gq.re;
+      den += b_row[q] * (gq.re * gq.re + gq.im * gq.im);
+    }
+    g_new[p] = stefcal_gain(StefcalSums<T>{{re, im}, den});
+  }
+}
+
+template <typename T>
+SolveStatus solve_one(int n, const Complex<T>* a, const T* b, Complex<T>* gains,
+                      const SolverOptions& options, bool parallel_rows) {
   if (n < 0 || options.max_iterations < 1) {
     throw Error("solve_scalar: bad size " + std::to_string(n) + " or max_iterations " +
                 std::to_string(options.max_iterations));
@@ -47,13 +73,7 @@ SolveStatus solve_scalar(int n, const Complex<T>* a, const T* b, Complex<T>* gai
   StefcalMonitor monitor;
   for (int it = 1; it <= options.max_iterations; ++it) {
     // Every receptor from the previous iterate (Jacobi order, as Algorithm 1 and the GPU).
-    for (int p = 0; p < n; ++p) {
-      StefcalSums<T> s{{T(0), T(0)}, T(0)};
-      const Complex<T>* a_row = a + std::size_t(p) * n;
-      const T* b_row = b + std::size_t(p) * n;
-      for (int q = 0; q < n; ++q) stefcal_accumulate(s, a_row[q], b_row[q], g[q]);
-      g_new[p] = stefcal_gain(s);
-    }
+    update_all(n, a, b, g.data(), g_new.data(), parallel_rows);
     status.iterations = it;
     if (it % 2 == 0) {
       double diff2 = 0, norm2 = 0;
@@ -86,13 +106,33 @@ SolveStatus solve_scalar(int n, const Complex<T>* a, const T* b, Complex<T>* gai
   return status;
 }
 
+}  // namespace
+
+template <typename T>
+SolveStatus solve_scalar(int n, const Complex<T>* a, const T* b, Complex<T>* gains,
+                         const SolverOptions& options) {
+  return solve_one(n, a, b, gains, options, n >= 128 && !omp_in_parallel());
+}
+
 template <typename T>
 void solve_scalar_batch_cpu(int num_problems, int n, const Complex<T>* a, const T* b,
                             Complex<T>* gains, SolveStatus* status, const SolverOptions& options) {
+  if (num_problems < 0 || n < 0 || options.max_iterations < 1) {
+    throw Error("solve_scalar_batch_cpu: bad batch " + std::to_string(num_problems) + " x " +
+                std::to_string(n) + " or max_iterations " + std::to_string(options.max_iterations));
+  }
   const std::size_t nn = std::size_t(n) * std::size_t(n);
+  // Enough problems for every thread: one problem per thread. Otherwise one problem after
+  // the other, each with its rows shared by the threads.
+  if (num_problems >= omp_get_max_threads() || n < 128) {
 #pragma omp parallel for schedule(dynamic)
-  for (int k = 0; k < num_problems; ++k) {
-    status[k] = solve_scalar(n, a + nn * k, b + nn * k, gains + std::size_t(n) * k, options);
+    for (int k = 0; k < num_problems; ++k) {
+      status[k] = solve_one(n, a + nn * k, b + nn * k, gains + std::size_t(n) * k, options, false);
+    }
+  } else {
+    for (int k = 0; k < num_problems; ++k) {
+      status[k] = solve_one(n, a + nn * k, b + nn * k, gains + std::size_t(n) * k, options, true);
+    }
   }
 }
 
