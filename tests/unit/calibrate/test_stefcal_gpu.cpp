@@ -8,11 +8,14 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cal_test_ms.h"
 #include "cal_test_util.h"
 #include "fringe/calibrate/cal_data.h"
+#include "fringe/calibrate/calibrate_ms.h"
 #include "fringe/calibrate/stefcal.h"
 #include "fringe/calibrate/stefcal_cuda.h"
 #include "fringe/core/device.h"
+#include "fringe/io/ms/gain_table.h"
 
 namespace {
 
@@ -158,6 +161,42 @@ TEST(StefcalGpu, SingleAgreesWithDouble) {
   std::vector<Complex<double>> gfd;
   for (auto v : gf) gfd.push_back(fringe::complex_cast<double>(v));
   EXPECT_LT(max_rel_diff(gfd, gd), 1e-4);
+}
+
+}  // namespace
+
+namespace {
+
+// calibrate_ms on a GPU and on the CPU: the same gain tables to 1e-10 (double).
+TEST(StefcalGpu, CalibrateMsGpuEqualsCpu) {
+  SKIP_WITHOUT_GPU();
+  for (GainType type : {GainType::Scalar, GainType::Diagonal}) {
+    const cal_test::TestMs ms = cal_test::write_ms("gpu_vs_cpu.MS", true, true);
+    CalibrateMsConfig c;
+    c.ms_path = ms.path;
+    c.options.type = type;
+    c.options.solver.tolerance = 1e-12;
+    c.use_gpu = false;
+    c.gains_path = ms.path + ".cpu_gains";
+    const CalibrateMsResult cpu = calibrate_ms(c, nullptr);
+    c.use_gpu = true;
+    c.gains_path = ms.path + ".gpu_gains";
+    const CalibrateMsResult gpu = calibrate_ms(c, nullptr);
+    EXPECT_EQ(cpu.backend, "cpu");
+    EXPECT_EQ(gpu.backend, "gpu 0");
+    const auto tc = fringe::io::read_gain_table(cpu.gains_path);
+    const auto tg = fringe::io::read_gain_table(gpu.gains_path);
+    ASSERT_EQ(tc.rows.size(), tg.rows.size());
+    double worst = 0;
+    for (std::size_t r = 0; r < tc.rows.size(); ++r) {
+      for (int k = 0; k < 4; ++k) {
+        const double s = std::max(fringe::abs(tc.rows[r].gain[k]), 1e-300);
+        if (fringe::abs(tc.rows[r].gain[k]) == 0) continue;
+        worst = std::max(worst, fringe::abs(tg.rows[r].gain[k] - tc.rows[r].gain[k]) / s);
+      }
+    }
+    EXPECT_LT(worst, 1e-10) << gain_type_name(type);
+  }
 }
 
 }  // namespace
