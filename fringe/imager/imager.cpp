@@ -13,9 +13,12 @@
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/image_output.h"
+#include "fringe/imager/model_image.h"
 #include "fringe/imager/ms_input.h"
 #include "fringe/imager/plan.h"
 #include "fringe/imager/weighting.h"
+#include "fringe/io/ms/ms_column_writer.h"
+#include "fringe/io/ms/ms_reader.h"
 #ifdef FRINGE_IMAGER_CUDA
 #include "fringe/imager/idg_cuda.h"
 #endif
@@ -233,6 +236,84 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
   return res;
 }
 
+// Prediction: degrid (or DFT) a Stokes I model into model_column of every input MS
+// (XX = YY = I, XY = YX = 0; rows and channels outside the selection get 0).
+template <typename T>
+ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
+  ImagerResult res;
+  Timer timer;
+  timer.start();
+  ImagerConfig rc = cfg;
+  rc.image_type = ImageType::Psf;  // no data column needed, one value per visibility
+  InputSummary in;
+  VisBuffer<T> vis = read_visibilities<T>(rc, in, log);
+  std::fill(vis.weight.begin(), vis.weight.end(), 1.0f);  // flags do not matter for a model
+  res.num_visibilities = in.visibilities;
+  const std::vector<double> pixels = read_model_image(cfg.model_image, cfg.size, cfg.cell_rad);
+  std::vector<Complex<double>> model(pixels.size());
+  for (std::size_t i = 0; i < pixels.size(); ++i) model[i] = {pixels[i], 0.0};
+  res.seconds_read = timer.seconds();
+  report_progress(progress, 0.2, "read");
+  timer.start();
+  GridGeometry g;
+  g.image_size = cfg.size;
+  g.cell_rad = cfg.cell_rad;
+  g.grid_size = padded_grid_size(cfg.size, cfg.idg.padding);
+  g.subgrid_size = cfg.idg.subgrid_size;
+  g.kernel_size = cfg.idg.kernel_size;
+  const Taper taper(cfg.idg.taper, cfg.idg.taper_support);
+  g.taper_support = taper.support();
+  g.w_step =
+      cfg.idg.w_step_lambda > 0 ? cfg.idg.w_step_lambda : auto_w_step(g, in.max_abs_w_lambda);
+  res.grid_size = g.grid_size;
+  if (cfg.algorithm == Algorithm::Idg) {
+    auto backend = make_backend<T>(cfg, log);
+    res.device = backend->name();
+    PlanOptions opt;
+    opt.max_times_per_subgrid = cfg.idg.max_times_per_subgrid;
+    opt.max_channels_per_group =
+        cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
+    opt.aterm_interval_s = cfg.idg.aterm_interval_s;
+    const Plan plan = make_plan(
+        g, {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline, vis.freq_hz},
+        vis.weight, opt);
+    res.num_gridded = plan.num_gridded;
+    res.num_outside = plan.num_outside;
+    res.num_subgrids = plan.subgrids.size();
+    res.num_w_layers = static_cast<int>(plan.layers.size());
+    idg_predict(g, taper, plan, model, vis, *backend);
+  } else {
+    res.device = "DFT (CPU)";
+    dft_predict(model, cfg.size, cfg.cell_rad, vis, cfg.algorithm == Algorithm::Dft3d);
+    res.num_gridded = vis.num_visibilities();
+  }
+  res.seconds_grid = timer.seconds();
+  report_progress(progress, 0.8, "predict");
+  timer.start();
+  for (std::size_t f = 0; f < cfg.input_ms.size(); ++f) {
+    const std::vector<int> corr = io::MsReader(cfg.input_ms[f]).corr_types();
+    io::MsColumnWriter w(cfg.input_ms[f], cfg.model_column);
+    const int npol = w.num_pols(), nchan = w.num_channels();
+    std::vector<Complex<float>> values(w.num_rows() * nchan * npol, Complex<float>{0.f, 0.f});
+    for (std::size_t i = 0; i < vis.num_rows; ++i) {
+      if (in.row_file[i] != static_cast<int>(f)) continue;
+      for (int c = 0; c < vis.num_channels; ++c) {
+        const Complex<T> v = vis.vis[i * vis.num_channels + c];
+        for (int q = 0; q < npol && q < static_cast<int>(corr.size()); ++q)
+          if (corr[q] == 9 || corr[q] == 12)  // XX, YY
+            values[(in.row_index[i] * nchan + in.channels[c]) * npol + q] = {float(v.re),
+                                                                             float(v.im)};
+      }
+    }
+    w.write(0, w.num_rows(), values);
+    w.flush();
+    res.files.push_back(cfg.input_ms[f] + " (" + cfg.model_column + ")");
+  }
+  res.seconds_write = timer.seconds();
+  report_progress(progress, 1.0, "write");
+  return res;
+}
+
 }  // namespace
 
 ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
@@ -250,8 +331,10 @@ ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logg
                 " physical); use a smaller image/size or image/double_precision = false");
   if (cfg.algorithm != Algorithm::Idg && cfg.image_type == ImageType::Linear)
     log_info(log, "imager: DFT of four products: slow for large images");
-  return dispatch_precision(cfg.precision,
-                            [&]<typename T>() { return run_typed<T>(cfg, progress, log); });
+  return dispatch_precision(cfg.precision, [&]<typename T>() {
+    return cfg.model_image.empty() ? run_typed<T>(cfg, progress, log)
+                                   : run_predict<T>(cfg, progress, log);
+  });
 }
 
 }  // namespace fringe::imager

@@ -93,6 +93,7 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
       }
     if (f == 0) {
       chans = sel;
+      sum.channels = sel;
       freqs = sel_f;
       sum.phase_centre_rad = ms.phase_centre_rad();
       for (int c : sel) sum.channel_width_hz.push_back(widths.at(c));
@@ -116,6 +117,8 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
                                  " needs the " + corr_name(c) +
                                  " correlation, which the Measurement Set does not have");
     sum.rows_read += ms.num_rows();
+    sum.file_rows.push_back(ms.num_rows());
+    sum.file_pols.push_back(ms.num_pols());
     const auto time = ms.read_time();
     const auto a1 = ms.read_antenna1();
     const auto a2 = ms.read_antenna2();
@@ -148,6 +151,8 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
     const FileData& fd = files[row.file];
     const bool scalar = fd.npol == 1 && fd.corr_slot[XX] == 0;
     v.uvw_m[i] = fd.uvw[row.index];
+    sum.row_file.push_back(row.file);
+    sum.row_index.push_back(row.index);
     v.time_s[i] = row.time;
     v.baseline[i] = (row.file * 65536 + row.a1) * 65536 + row.a2;
     const std::vector<int> use = needed(cfg.image_type, scalar);

@@ -136,6 +136,7 @@ imager::ImagerConfig imager_config(const settings::Settings& s) {
   if (c.weighting == Weighting::Briggs) c.robust = s.get_double("image/robust");
   c.taper_u_lambda = s.get_double("image/weight_taper/u_wavelengths");
   c.taper_v_lambda = s.get_double("image/weight_taper/v_wavelengths");
+  c.model_image = s.get_path("image/model_image");
   if (s.get_option("image/direction") != "Observation direction")
     throw Error::in_setting("image/direction", s.get_option("image/direction"),
                             "re-phasing to another centre is not supported by fringe yet");

@@ -1,0 +1,53 @@
+#include "fringe/imager/model_image.h"
+
+#include <fitsio.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "fringe/core/error.h"
+
+namespace fringe::imager {
+
+std::vector<double> read_model_image(const std::string& path, int size, double cell_rad) {
+  fitsfile* f = nullptr;
+  int status = 0;
+  auto fail = [&](const std::string& what) -> Error {
+    char msg[FLEN_STATUS] = "";
+    if (status) fits_get_errstatus(status, msg);
+    int s2 = 0;
+    if (f) fits_close_file(f, &s2);
+    return Error::in_file(path, 0, what + (status ? std::string(" (") + msg + ")" : ""));
+  };
+  if (fits_open_diskfile(&f, path.c_str(), READONLY, &status))
+    throw fail("cannot open the FITS model image");
+  int naxis = 0;
+  long dims[4] = {1, 1, 1, 1};
+  if (fits_get_img_dim(f, &naxis, &status) || fits_get_img_size(f, 4, dims, &status))
+    throw fail("cannot read the image size");
+  if (naxis < 2 || dims[0] != size || dims[1] != size)
+    throw fail("the model image must be " + std::to_string(size) + " x " + std::to_string(size) +
+               " pixels (image/size), not " + std::to_string(dims[0]) + " x " +
+               std::to_string(dims[1]));
+  double cdelt1 = 0, cdelt2 = 0;
+  if (fits_read_key(f, TDOUBLE, "CDELT1", &cdelt1, nullptr, &status) ||
+      fits_read_key(f, TDOUBLE, "CDELT2", &cdelt2, nullptr, &status))
+    throw fail("the model image has no CDELT1/CDELT2");
+  const double cell_deg = cell_rad * 180.0 / std::numbers::pi;
+  if (std::abs(std::abs(cdelt1) - cell_deg) > 1e-6 * cell_deg ||
+      std::abs(std::abs(cdelt2) - cell_deg) > 1e-6 * cell_deg)
+    throw fail("the model image's pixels (CDELT " + std::to_string(cdelt1) + ", " +
+               std::to_string(cdelt2) + " deg) differ from the imager's cell (" +
+               std::to_string(cell_deg) + " deg)");
+  std::vector<double> pixels(std::size_t(size) * size);
+  long first[4] = {1, 1, 1, 1};
+  int anynul = 0;
+  double nul = 0.0;
+  if (fits_read_pix(f, TDOUBLE, first, static_cast<LONGLONG>(pixels.size()), &nul, pixels.data(),
+                    &anynul, &status))
+    throw fail("cannot read the model image's pixels");
+  fits_close_file(f, &status);
+  return pixels;
+}
+
+}  // namespace fringe::imager
