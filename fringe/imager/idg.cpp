@@ -66,7 +66,7 @@ std::vector<Complex<double>> idg_image(const GridGeometry& g, const Taper& taper
   for (int layer : plan.layers) {
     std::fill(grid.begin(), grid.end(), Complex<T>{T(0), T(0)});
     backend.grid(g, taper, plan.layer_subgrids(layer), vis, grid.data());
-    centred_fft(grid.data(), gs, npol, true);
+    backend.fft_grid(grid.data(), gs, npol, true);
     const double w0 = layer * g.w_step;
 #pragma omp parallel for
     for (int y = 0; y < n; ++y)
@@ -114,7 +114,7 @@ void idg_predict(const GridGeometry& g, const Taper& taper, const Plan& plan,
                                                                       T(v.re * s + v.im * c)};
         }
       }
-    centred_fft(grid.data(), gs, npol, false);
+    backend.fft_grid(grid.data(), gs, npol, false);
     backend.degrid(g, taper, plan.layer_subgrids(layer), grid.data(), vis);
   }
 }

@@ -37,10 +37,24 @@ class IdgBackend {
   virtual void degrid(const GridGeometry& geometry, const Taper& taper,
                       std::span<const Subgrid> subgrids, const Complex<T>* grid,
                       VisBuffer<T>& vis) = 0;
+  // The centred grid FFT of `count` planes of the host grid (see centred_fft); the default runs
+  // FFTW on the host, the CUDA back end uses cuFFT when the grid fits on the GPU.
+  virtual void fft_grid(Complex<T>* grid, int size, int count, bool forward);
 };
 
 template <typename T>
 std::unique_ptr<IdgBackend<T>> make_cpu_backend(int num_threads = 0);
+
+// Centred 2-D FFT of `count` planes of size x size in place: forward (sign -1) maps a grid
+// to an image, backward (+1) an image to a grid, with the (-1)^(x+y) centring; FFTW with
+// num_threads OpenMP threads (0: all).
+template <typename T>
+void centred_fft(Complex<T>* data, int size, int count, bool forward, int num_threads);
+
+template <typename T>
+void IdgBackend<T>::fft_grid(Complex<T>* grid, int size, int count, bool forward) {
+  centred_fft<T>(grid, size, count, forward, 0);
+}
 
 // Dirty images [pol][n][n] (n = geometry.image_size) of the weighted visibilities on the
 // plan's subgrids, taper-corrected: sum_k weight_k V_k exp(-2 pi i phase_k(l, m)).
@@ -56,10 +70,5 @@ std::vector<Complex<double>> idg_image(const GridGeometry& geometry, const Taper
 template <typename T>
 void idg_predict(const GridGeometry& geometry, const Taper& taper, const Plan& plan,
                  std::span<const Complex<double>> model, VisBuffer<T>& vis, IdgBackend<T>& backend);
-
-// Centred 2-D FFT of `count` planes of size x size in place: forward (sign -1) maps a grid
-// to an image, backward (+1) an image to a grid, with the (-1)^(x+y) centring; FFTW.
-template <typename T>
-void centred_fft(Complex<T>* data, int size, int count, bool forward, int num_threads = 0);
 
 }  // namespace fringe::imager

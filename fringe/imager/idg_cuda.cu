@@ -41,6 +41,7 @@ class DeviceBuffer {
     n_ = n;
   }
   X* get() const { return p_; }
+  std::size_t capacity() const { return n_; }
 
  private:
   X* p_ = nullptr;
@@ -120,6 +121,44 @@ class CudaBackend final : public IdgBackend<T> {
     for (auto& s : streams_) cudaStreamDestroy(s);
   }
   std::string name() const override { return name_; }
+
+  // Grid FFT with cuFFT (the grid is copied to the GPU and back); FFTW on the host when the
+  // grid does not fit in the GPU's free memory.
+  void fft_grid(Complex<T>* grid, int size, int count, bool forward) override {
+    CudaDeviceGuard guard(opt_.device);
+    const std::size_t total = std::size_t(size) * size * count;
+    std::size_t free_b = 0, total_b = 0;
+    FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    // The grid (unless already allocated) and about as much again for cuFFT's work area.
+    const std::size_t bytes = total * sizeof(Complex<T>);
+    const std::size_t need = (d_grid_.capacity() >= total ? 0 : bytes) + bytes;
+    if (opt_.force_host_grid || need > 0.9 * free_b) {
+      IdgBackend<T>::fft_grid(grid, size, count, forward);
+      return;
+    }
+    d_grid_.resize(total);
+    cudaStream_t st = streams_[0];
+    FRINGE_CUDA_CHECK(cudaMemcpyAsync(d_grid_.get(), grid, total * sizeof(Complex<T>),
+                                      cudaMemcpyHostToDevice, st));
+    const int blocks = int(std::min<std::size_t>((total + kThreads - 1) / kThreads, 65535));
+    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.get(), size, total);
+    FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+    cufftHandle plan;
+    int dims[2] = {size, size};
+    check_cufft(cufftPlanMany(&plan, 2, dims, nullptr, 1, size * size, nullptr, 1, size * size,
+                              CufftTraits<T>::type, count),
+                "cufftPlanMany (grid)");
+    check_cufft(cufftSetStream(plan, st), "cufftSetStream");
+    const cufftResult r =
+        CufftTraits<T>::exec(plan, d_grid_.get(), forward ? CUFFT_FORWARD : CUFFT_INVERSE);
+    cufftDestroy(plan);
+    check_cufft(r, "grid FFT");
+    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.get(), size, total);
+    FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+    FRINGE_CUDA_CHECK(cudaMemcpyAsync(grid, d_grid_.get(), total * sizeof(Complex<T>),
+                                      cudaMemcpyDeviceToHost, st));
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));
+  }
 
   void grid(const GridGeometry& g, const Taper& taper, std::span<const Subgrid> subgrids,
             const VisBuffer<T>& vis, Complex<T>* grid) override {

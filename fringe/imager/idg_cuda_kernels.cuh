@@ -236,4 +236,18 @@ __global__ void splitter_kernel(const DevSubgrid* __restrict__ subgrids,
   }
 }
 
+// Multiplies plane pixel (x, y) of `count` size x size planes by (-1)^(x+y) (FFT centring).
+template <typename T>
+__global__ void checkerboard_kernel(Complex<T>* __restrict__ data, int size, std::size_t total) {
+  const std::size_t plane = std::size_t(size) * size;
+  for (std::size_t i = std::size_t(blockIdx.x) * kThreads + threadIdx.x; i < total;
+       i += std::size_t(gridDim.x) * kThreads) {
+    const std::size_t p = i % plane;
+    if (((p / size) + (p % size)) & 1) {
+      data[i].re = -data[i].re;
+      data[i].im = -data[i].im;
+    }
+  }
+}
+
 }  // namespace fringe::imager::cuda_kernels

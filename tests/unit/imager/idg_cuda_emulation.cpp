@@ -25,6 +25,7 @@ using std::min;
 
 thread_local uint3 threadIdx;
 thread_local uint3 blockIdx;
+thread_local dim3 gridDim;
 
 namespace emu {
 
@@ -44,6 +45,7 @@ void launch(unsigned grid, unsigned threads, std::size_t shared_bytes, const F& 
   for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       threadIdx = {t, 0, 0};
+      gridDim = dim3(grid);
       block = &b;
       for (unsigned bx = 0; bx < grid; ++bx) {
         blockIdx = {bx, 0, 0};
@@ -199,6 +201,19 @@ TEST(ImagerCudaEmulation, DoubleKernelsMatchCpu) {
 }
 
 TEST(ImagerCudaEmulation, SingleKernelsMatchCpu) { compare<float>(4, 1e-4); }
+
+TEST(ImagerCudaEmulation, CheckerboardKernel) {
+  const int size = 6, count = 2;
+  std::vector<Complex<double>> d(size * size * count, Complex<double>{1.0, 2.0});
+  emu::launch(2, kThreads, 0, [&] { checkerboard_kernel<double>(d.data(), size, d.size()); });
+  for (int q = 0; q < count; ++q)
+    for (int y = 0; y < size; ++y)
+      for (int x = 0; x < size; ++x) {
+        const double sign = ((x + y) & 1) ? -1.0 : 1.0;
+        EXPECT_EQ(d[(q * size + y) * size + x].re, sign);
+        EXPECT_EQ(d[(q * size + y) * size + x].im, 2 * sign);
+      }
+}
 
 }  // namespace
 }  // namespace fringe::imager
