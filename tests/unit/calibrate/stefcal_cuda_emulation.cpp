@@ -1,0 +1,158 @@
+// Host emulation of the CUDA StEFCal kernel (fringe/calibrate/stefcal_cuda_kernels.cuh): the
+// kernel compiled by the host compiler and run with one std::thread per CUDA thread, every
+// block at once (std::barrier for __syncthreads and for the cooperative grid barrier, an
+// exchange buffer per warp for shuffles, std::atomic_ref for atomics), with the argument block
+// that stefcal_cuda.cu builds. It checks the kernel's indexing, teams, phases and decisions on
+// machines without a GPU; nothing about timing or the memory model of a real GPU.
+// The CUDA qualifiers are empty for a host compiler (cuda_runtime.h, crt/host_defines.h);
+// __launch_bounds__ is not, so it is dropped here first.
+#define __launch_bounds__(...)
+
+#include "stefcal_cuda_emulation.h"
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <barrier>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "fringe/calibrate/stefcal_math.h"
+#include "fringe/core/error.h"
+
+// Built-in variables of the emulated thread.
+thread_local uint3 threadIdx;
+thread_local uint3 blockIdx;
+thread_local dim3 blockDim;
+thread_local dim3 gridDim;
+
+namespace emu {
+
+struct Warp {
+  double value[2][32] = {};
+  std::barrier<> barrier{32};
+};
+
+struct Block {
+  explicit Block(unsigned threads) : barrier(static_cast<std::ptrdiff_t>(threads)) {
+    for (unsigned w = 0; w < threads / 32; ++w) warps.push_back(std::make_unique<Warp>());
+  }
+  std::barrier<> barrier;
+  std::vector<std::unique_ptr<Warp>> warps;
+  alignas(64) unsigned char shared[8 * 64] = {};
+};
+
+thread_local Block* block = nullptr;
+thread_local std::barrier<>* grid_barrier = nullptr;
+thread_local unsigned shuffle_phase = 0;
+
+}  // namespace emu
+
+void __syncthreads() { emu::block->barrier.arrive_and_wait(); }
+
+// Every lane writes its value, then reads lane + delta (its own value past lane 31), as the
+// hardware's __shfl_down_sync with a full mask.
+template <typename T>
+T __shfl_down_sync(unsigned /*mask*/, T v, int delta) {
+  emu::Warp& w = *emu::block->warps[threadIdx.x / 32];
+  const unsigned lane = threadIdx.x % 32, ph = emu::shuffle_phase;
+  emu::shuffle_phase ^= 1u;
+  w.value[ph][lane] = static_cast<double>(v);
+  w.barrier.arrive_and_wait();
+  const unsigned src = lane + static_cast<unsigned>(delta);
+  return src < 32 ? static_cast<T>(w.value[ph][src]) : v;
+}
+
+template <typename T>
+T __ldg(const T* p) {
+  return *p;
+}
+template <typename T>
+T __ldcg(const T* p) {
+  return *p;
+}
+double atomicAdd(double* p, double v) { return std::atomic_ref<double>(*p).fetch_add(v); }
+int atomicSub(int* p, int v) { return std::atomic_ref<int>(*p).fetch_sub(v); }
+
+namespace fringe::calibrate::cuda_detail {
+
+constexpr int kBlockThreads = 256;
+constexpr int kWarpsPerBlock = kBlockThreads / 32;
+
+void stefcal_grid_sync() { emu::grid_barrier->arrive_and_wait(); }
+
+template <typename T>
+StefcalSums<T>* stefcal_block_shared() {
+  static_assert(sizeof(StefcalSums<T>) * kWarpsPerBlock <= sizeof(emu::Block::shared));
+  return reinterpret_cast<StefcalSums<T>*>(emu::block->shared);
+}
+
+}  // namespace fringe::calibrate::cuda_detail
+
+#include "fringe/calibrate/stefcal_cuda_kernels.cuh"
+
+namespace fringe::calibrate::test {
+
+template <typename T>
+void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, const T* b,
+                                 Complex<T>* gains, SolveStatus* status,
+                                 const SolverOptions& options, int warps_per_row, int blocks) {
+  using namespace cuda_detail;
+  const std::size_t ng = std::size_t(n) * num_problems;
+  std::vector<Complex<T>> buf0(gains, gains + ng), buf1(ng), out(ng);
+  std::vector<double> norms(2 * std::size_t(num_problems), 0.0);
+  std::vector<int> decision(num_problems, 0), done(num_problems, 0);
+  int running = num_problems;
+  std::vector<StefcalMonitor> monitors(num_problems);
+  std::vector<SolveStatus> st(num_problems);
+  BatchArgs<T> args{num_problems,
+                    n,
+                    a,
+                    b,
+                    buf0.data(),
+                    buf1.data(),
+                    out.data(),
+                    norms.data(),
+                    decision.data(),
+                    done.data(),
+                    &running,
+                    monitors.data(),
+                    st.data(),
+                    options.tolerance,
+                    options.max_iterations,
+                    options.stall_checks,
+                    warps_per_row};
+  std::barrier<> grid(static_cast<std::ptrdiff_t>(blocks) * kBlockThreads);
+  std::vector<std::unique_ptr<emu::Block>> block_state;
+  for (int bk = 0; bk < blocks; ++bk) {
+    block_state.push_back(std::make_unique<emu::Block>(kBlockThreads));
+  }
+  std::vector<std::thread> pool;
+  for (int bk = 0; bk < blocks; ++bk) {
+    for (int t = 0; t < kBlockThreads; ++t) {
+      pool.emplace_back([&, bk, t] {
+        threadIdx = {unsigned(t), 0, 0};
+        blockIdx = {unsigned(bk), 0, 0};
+        blockDim = dim3(kBlockThreads);
+        gridDim = dim3(unsigned(blocks));
+        emu::block = block_state[bk].get();
+        emu::grid_barrier = &grid;
+        emu::shuffle_phase = 0;
+        stefcal_batch_kernel<T>(args);
+      });
+    }
+  }
+  for (auto& th : pool) th.join();
+  std::copy(out.begin(), out.end(), gains);
+  std::copy(st.begin(), st.end(), status);
+}
+
+template void solve_scalar_batch_emulated<float>(int, int, const Complex<float>*, const float*,
+                                                 Complex<float>*, SolveStatus*,
+                                                 const SolverOptions&, int, int);
+template void solve_scalar_batch_emulated<double>(int, int, const Complex<double>*, const double*,
+                                                  Complex<double>*, SolveStatus*,
+                                                  const SolverOptions&, int, int);
+
+}  // namespace fringe::calibrate::test

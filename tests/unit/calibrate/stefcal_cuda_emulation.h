@@ -1,0 +1,15 @@
+// Test helper: the CUDA StEFCal kernel run on the CPU (stefcal_cuda_emulation.cpp), with
+// `blocks` blocks of kBlockThreads threads (all at once) and teams of warps_per_row warps.
+// Small problems only (each CUDA thread is a std::thread).
+#pragma once
+
+#include "fringe/calibrate/stefcal.h"
+
+namespace fringe::calibrate::test {
+
+template <typename T>
+void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, const T* b,
+                                 Complex<T>* gains, SolveStatus* status,
+                                 const SolverOptions& options, int warps_per_row, int blocks);
+
+}  // namespace fringe::calibrate::test
