@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fringe/core/cuda_check.h"
@@ -257,13 +258,25 @@ class CudaBackend final : public IdgBackend<T> {
     // Staged visibilities, row terms and (at most kVisCap) channel terms: < 48 KiB in double.
     const std::size_t smem_grid = kVisCap * sizeof(Complex<T>) + 7 * kVisCap * sizeof(T);
     std::vector<std::array<Event, 4>> ev((nsub + batch - 1) / batch);
+    // Hybrid gridding: the batch (first subgrid, count) whose subgrids stream k copied to
+    // h_sub_[k] and that still has to be added onto the host grid.
+    std::pair<std::size_t, std::size_t> pending[2] = {{0, 0}, {0, 0}};
+    auto add_pending = [&](int k) {
+      if (pending[k].second == 0) return;
+      host_add(g, subgrids.subspan(pending[k].first, pending[k].second), npol, h_sub_[k].get(),
+               grid_out);
+      pending[k] = {0, 0};
+    };
     for (std::size_t b0 = 0, bi = 0; b0 < nsub; b0 += batch, ++bi) {
       const int k = bi % 2;
       cudaStream_t st = streams_[k];
       const int nb = int(std::min(batch, nsub - b0));
       const DevSubgrid* dm = d_meta_.get() + b0;
       Complex<T>* dsub = d_sub_[k].get();
-      if (bi >= 2) FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));  // h_sub_[k] reusable
+      if (bi >= 2) {
+        FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));  // h_sub_[k] and d_sub_[k] reusable
+        add_pending(k);  // hybrid gridding: the subgrids stream k copied two batches ago
+      }
       auto& e = ev[bi];
       if (gridding) {
         FRINGE_CUDA_CHECK(cudaEventRecord(e[0].get(), st));
@@ -276,8 +289,8 @@ class CudaBackend final : public IdgBackend<T> {
                                             std::size_t(nb) * npol * np * sizeof(Complex<T>),
                                             cudaMemcpyDeviceToHost, st));
           FRINGE_CUDA_CHECK(cudaEventRecord(e[3].get(), st));
-          FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));
-          host_add(g, subgrids.subspan(b0, nb), npol, h_sub_[k].get(), grid_out);
+          // Added on the host once the copy is done, while the other stream computes.
+          pending[k] = {b0, std::size_t(nb)};
         } else {
           adder_kernel<T><<<nb, kThreads, 0, st>>>(dm, dsub, npol, ns, gs, d_grid_.get());
           FRINGE_CUDA_CHECK_KERNEL("imager adder");
@@ -301,7 +314,10 @@ class CudaBackend final : public IdgBackend<T> {
         FRINGE_CUDA_CHECK(cudaEventRecord(e[3].get(), st));
       }
     }
-    for (auto s : streams_) FRINGE_CUDA_CHECK(cudaStreamSynchronize(s));
+    for (int k = 0; k < 2; ++k) {
+      FRINGE_CUDA_CHECK(cudaStreamSynchronize(streams_[k]));
+      add_pending(k);
+    }
     for (auto& p : plans) cufftDestroy(p);
     for (auto& e : ev) {
       if (gridding) {

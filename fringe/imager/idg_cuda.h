@@ -4,7 +4,9 @@
 // (after range reduction) in single precision; cuFFT batched subgrid FFTs; an atomic adder
 // and a splitter on a grid kept in GPU memory, or, when the grid does not fit there (the
 // hybrid scheme), subgrids copied to the host and added/split there. Batches of subgrids
-// alternate between two CUDA streams so transfers overlap kernels.
+// alternate between two CUDA streams, so a batch's copies (and, in the hybrid scheme, its
+// adding on the host) overlap the other batch's kernels. The grid FFT uses cuFFT when the
+// grid fits on the GPU. The visibilities of a call are copied to the GPU whole.
 // Only built with the CUDA back end (FRINGE_HAVE_CUDA); errors are fringe::Error naming the
 // CUDA call or kernel.
 #pragma once
