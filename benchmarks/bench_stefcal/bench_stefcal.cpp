@@ -14,7 +14,7 @@
 // after one warm-up (GPU: CUDA events around the kernel, inputs already on the device; CPU:
 // wall clock).
 // Usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] [--no-gpu]
-//                      [--cpu-max-problems P] [--warps-per-row W]
+//                      [--cpu-max-problems P] [--warps-per-row W] [--blocks-per-sm B]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,6 +48,7 @@ struct Options {
   bool gpu = true;
   int cpu_max_problems = 20;
   int warps_per_row = 0;
+  int blocks_per_sm = 0;
 };
 
 // num problems of n stations in A, B form: model M random complex, gains of amplitude
@@ -151,7 +152,7 @@ template <typename T>
 double time_gpu(const Options& opt, int num, int n, const std::vector<Complex<T>>& a,
                 const std::vector<T>& b, const cal::SolverOptions& o, cal::SolveStatus& last,
                 nlohmann::json& extra) {
-  cal::StefcalCuda<T> gpu(opt.device, num, n, opt.warps_per_row);
+  cal::StefcalCuda<T> gpu(opt.device, num, n, opt.warps_per_row, opt.blocks_per_sm);
   gpu.upload(a.data(), b.data());
   const std::vector<Complex<T>> g0(std::size_t(n) * num, {T(1), T(0)});
   std::vector<double> times;
@@ -268,9 +269,12 @@ int main(int argc, char** argv) {
         opt.cpu_max_problems = value();
       } else if (arg == "--warps-per-row") {
         opt.warps_per_row = value();
+      } else if (arg == "--blocks-per-sm") {
+        opt.blocks_per_sm = value();
       } else {
         std::cerr << "usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] "
-                     "[--no-gpu] [--cpu-max-problems P] [--warps-per-row W]\n";
+                     "[--no-gpu] [--cpu-max-problems P] [--warps-per-row W] "
+                     "[--blocks-per-sm B]\n";
         return 2;
       }
     }

@@ -65,7 +65,8 @@ struct StefcalCuda<T>::Impl {
 };
 
 template <typename T>
-StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n, int warps_per_row)
+StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n, int warps_per_row,
+                            int blocks_per_sm)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   if (num_problems < 1 || n < 1) {
@@ -128,7 +129,8 @@ StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n, int warps_per_r
   // (cooperative launch).
   const long long teams_per_block = kWarpsPerBlock / warps_per_row;
   const long long wanted = (static_cast<long long>(ng) + teams_per_block - 1) / teams_per_block;
-  m.blocks = int(std::max<long long>(1, std::min<long long>(wanted, (long long)per_sm * sms)));
+  const long long per_sm_used = blocks_per_sm > 0 ? std::min(blocks_per_sm, per_sm) : per_sm;
+  m.blocks = int(std::max<long long>(1, std::min<long long>(wanted, per_sm_used * sms)));
   if (per_sm < 1)
     throw Error("StefcalCuda: the kernel cannot be resident on GPU " + std::to_string(device));
 }

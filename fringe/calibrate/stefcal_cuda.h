@@ -25,8 +25,10 @@ template <typename T>
 class StefcalCuda {
  public:
   // warps_per_row: 1, 2, 4 or 8 warps share one receptor's sum over q; 0 = chosen from the
-  // batch size and the GPU (one warp per receptor for large batches).
-  StefcalCuda(int device, int num_problems, int n, int warps_per_row = 0);
+  // batch size and the GPU (one warp per receptor for large batches). blocks_per_sm: at most
+  // this many blocks per multiprocessor (fewer blocks make the grid barrier cheaper, more
+  // hide memory latency); 0 = as many as fit.
+  StefcalCuda(int device, int num_problems, int n, int warps_per_row = 0, int blocks_per_sm = 0);
   ~StefcalCuda();
   StefcalCuda(const StefcalCuda&) = delete;
   StefcalCuda& operator=(const StefcalCuda&) = delete;

@@ -59,13 +59,14 @@ double max_rel_diff(const std::vector<Complex<double>>& x, const std::vector<Com
   return worst;
 }
 
-void expect_same_as_cpu(const Batch& batch, int num, const SolverOptions& o, int warps_per_row) {
+void expect_same_as_cpu(const Batch& batch, int num, const SolverOptions& o, int warps_per_row,
+                        int blocks_per_sm = 0) {
   const std::size_t ng = std::size_t(batch.n) * num;
   std::vector<Complex<double>> g_cpu(ng, {1, 0}), g_gpu(ng, {1, 0});
   std::vector<SolveStatus> s_cpu(num), s_gpu(num);
   solve_scalar_batch_cpu(num, batch.n, batch.a.data(), batch.b.data(), g_cpu.data(), s_cpu.data(),
                          o);
-  StefcalCuda<double> gpu(0, num, batch.n, warps_per_row);
+  StefcalCuda<double> gpu(0, num, batch.n, warps_per_row, blocks_per_sm);
   gpu.upload(batch.a.data(), batch.b.data());
   gpu.solve(g_gpu.data(), o);
   gpu.download(g_gpu.data(), s_gpu.data());
@@ -83,6 +84,7 @@ TEST(StefcalGpu, DoubleAgreesWithCpuTo1e10) {
   o.tolerance = 1e-12;
   const Batch scalar = make_batch(9, 37, GainType::Scalar, 0.05, 1);
   for (int w : {0, 1, 2, 4, 8}) expect_same_as_cpu(scalar, 9, o, w);
+  expect_same_as_cpu(scalar, 9, o, 8, 1);  // one block per SM: rows strided over the grid
   const Batch diag = make_batch(5, 33, GainType::Diagonal, 0.05, 20);
   expect_same_as_cpu(diag, 5, o, 0);
   // Fixed iteration count, no convergence test: 300 iterations of one 1000-station problem.
