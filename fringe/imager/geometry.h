@@ -30,8 +30,8 @@ struct GridGeometry {
   double image_width_lm() const { return grid_size * cell_rad; }   // L
   double uv_cell() const { return 1.0 / (grid_size * cell_rad); }  // du = 1 / L [wavelengths]
   // Fractional grid position of u or v (in wavelengths).
-  double grid_x(double u) const { return grid_size / 2 - u / uv_cell(); }
-  double grid_y(double v) const { return grid_size / 2 + v / uv_cell(); }
+  double grid_x(double u) const { return 0.5 * grid_size - u / uv_cell(); }
+  double grid_y(double v) const { return 0.5 * grid_size + v / uv_cell(); }
   // Largest |d(n - 1)/dl| over the padded image (its corner): w shifts a visibility's
   // footprint by at most |w| * this * L cells.
   double w_spread_per_lambda() const {
@@ -47,8 +47,8 @@ struct GridGeometry {
 template <typename T>
 FRINGE_HD_INLINE void pixel_lmn(int x, int y, int size, T width_lm, T* l, T* m, T* nm1) {
   const T step = width_lm / T(size);
-  *l = -T(x - size / 2) * step;
-  *m = T(y - size / 2) * step;
+  *l = -(T(x) - T(0.5) * T(size)) * step;
+  *m = (T(y) - T(0.5) * T(size)) * step;
   const T r2 = *l * *l + *m * *m;
   *nm1 = r2 < T(1) ? -r2 / (T(1) + detail::hd_sqrt(T(1) - r2)) : T(-1);
 }

@@ -48,7 +48,7 @@ namespace {
 std::vector<double> correction(const GridGeometry& g, const Taper& taper) {
   std::vector<double> c(g.grid_size);
   for (int x = 0; x < g.grid_size; ++x)
-    c[x] = g.subgrid_size * taper(double(x - g.grid_size / 2) / g.grid_size);
+    c[x] = g.subgrid_size * taper((x - 0.5 * g.grid_size) / g.grid_size);
   return c;
 }
 

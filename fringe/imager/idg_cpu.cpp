@@ -33,7 +33,7 @@ struct SubgridPixels {
         const std::size_t i = static_cast<std::size_t>(y) * ns + x;
         pixel_lmn<double>(x, y, ns, g.image_width_lm(), &l[i], &m[i], &n[i]);
         const double sign = ((x + y) & 1) ? -1.0 : 1.0;
-        ts[i] = sign * taper(double(x - ns / 2) / ns) * taper(double(y - ns / 2) / ns);
+        ts[i] = sign * taper((x - 0.5 * ns) / ns) * taper((y - 0.5 * ns) / ns);
       }
   }
 };

@@ -202,8 +202,8 @@ class CudaBackend final : public IdgBackend<T> {
     std::vector<T> ts(np);
     for (int y = 0; y < ns; ++y)
       for (int x = 0; x < ns; ++x)
-        ts[y * ns + x] = T(((x + y) & 1 ? -1.0 : 1.0) * taper(double(x - ns / 2) / ns) *
-                           taper(double(y - ns / 2) / ns));
+        ts[y * ns + x] =
+            T(((x + y) & 1 ? -1.0 : 1.0) * taper((x - 0.5 * ns) / ns) * taper((y - 0.5 * ns) / ns));
     Event e_in0, e_in1;
     FRINGE_CUDA_CHECK(cudaEventRecord(e_in0.get(), streams_[0]));
     d_meta_.resize(nsub);

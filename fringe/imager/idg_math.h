@@ -24,8 +24,8 @@ namespace fringe::imager {
 
 // Centre of a subgrid in wavelengths.
 inline void subgrid_centre(const GridGeometry& g, int x0, int y0, double* us, double* vs) {
-  *us = (g.grid_size / 2 - x0 - g.subgrid_size / 2) * g.uv_cell();
-  *vs = (y0 + g.subgrid_size / 2 - g.grid_size / 2) * g.uv_cell();
+  *us = (0.5 * (g.grid_size - g.subgrid_size) - x0) * g.uv_cell();
+  *vs = (y0 - 0.5 * (g.grid_size - g.subgrid_size)) * g.uv_cell();
 }
 
 // Reference frequency of a subgrid's channel group (its middle channel).

@@ -12,9 +12,9 @@ void write_image_cube(const std::string& path, const ImageCube& c) {
   io::FitsImageHeader h;
   h.pixel_type = c.double_precision ? io::FitsPixelType::Float64 : io::FitsPixelType::Float32;
   const double cell_deg = c.cell_rad * kDeg;
-  h.axes.push_back({c.size, "RA---SIN", c.centre_rad[0] * kDeg, -cell_deg, c.size / 2 + 1.0, "deg",
-                    "Right ascension (SIN projection)"});
-  h.axes.push_back({c.size, "DEC--SIN", c.centre_rad[1] * kDeg, cell_deg, c.size / 2 + 1.0, "deg",
+  h.axes.push_back({c.size, "RA---SIN", c.centre_rad[0] * kDeg, -cell_deg, 0.5 * c.size + 1.0,
+                    "deg", "Right ascension (SIN projection)"});
+  h.axes.push_back({c.size, "DEC--SIN", c.centre_rad[1] * kDeg, cell_deg, 0.5 * c.size + 1.0, "deg",
                     "Declination (SIN projection)"});
   h.axes.push_back({static_cast<long>(c.freq_hz.size()), "FREQ", c.freq_hz.at(0), c.freq_step_hz,
                     1.0, "Hz", "Frequency"});

@@ -68,8 +68,7 @@ std::size_t estimated_grid_bytes(const ImagerConfig& c) {
   const std::size_t g = padded_grid_size(c.size, c.algorithm == Algorithm::Idg ? c.idg.padding : 1);
   const std::size_t npol = num_product_pols(c.image_type);
   const std::size_t elem = c.precision == Precision::Double ? 16 : 8;
-  const std::size_t planes = c.channel_snapshots ? 1 : 1;  // one image at a time in memory
-  return npol * g * g * elem + 2 * npol * std::size_t(c.size) * c.size * 16 * planes;
+  return npol * g * g * elem + 2 * npol * std::size_t(c.size) * c.size * 16;
 }
 
 std::size_t physical_memory_bytes() {
@@ -142,7 +141,7 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
   g.w_step =
       cfg.idg.w_step_lambda > 0 ? cfg.idg.w_step_lambda : auto_w_step(g, in.max_abs_w_lambda);
   res.grid_size = g.grid_size;
-  const double max_uv = (g.grid_size / 2 - g.subgrid_size / 2) * g.uv_cell();
+  const double max_uv = 0.5 * (g.grid_size - g.subgrid_size) * g.uv_cell();
   if (in.max_uv_lambda > max_uv)
     log_warning(log, "imager: baselines up to " + std::to_string(in.max_uv_lambda) +
                          " wavelengths, but the grid (cell " + std::to_string(g.uv_cell()) +

@@ -144,8 +144,8 @@ class EmulatedBackend final : public IdgBackend<T> {
     ts_.resize(np_);
     for (int y = 0; y < ns; ++y)
       for (int x = 0; x < ns; ++x)
-        ts_[y * ns + x] = T(((x + y) & 1 ? -1.0 : 1.0) * taper(double(x - ns / 2) / ns) *
-                            taper(double(y - ns / 2) / ns));
+        ts_[y * ns + x] =
+            T(((x + y) & 1 ? -1.0 : 1.0) * taper((x - 0.5 * ns) / ns) * taper((y - 0.5 * ns) / ns));
   }
   std::size_t np_ = 0;
   std::vector<DevSubgrid> meta_;
