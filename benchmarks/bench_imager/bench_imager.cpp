@@ -19,6 +19,9 @@
 // Without a GPU the gpu lines say "skipped".
 // Usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C] [--grid G]
 //                     [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]
+// Memory: about 36 MB of host and GPU memory per time step (120 stations, 16 channels,
+// single precision) plus 2 GiB (4 GiB in double) for the grid on each side; --times 2048
+// grids 2.3e8 visibilities.
 #include <omp.h>
 
 #include <algorithm>
@@ -87,8 +90,10 @@ VisBuffer<T> make_data(const Options& o, int times) {
         v.time_s[row] = 0.9 * t;
         v.baseline[row] = b;
       }
-  std::normal_distribution<double> nd;
-  for (auto& x : v.vis) x = {T(nd(rng)), T(nd(rng))};
+      // Values do not change the work; a cheap pattern keeps the set-up short for many times.
+#pragma omp parallel for
+  for (std::size_t i = 0; i < v.vis.size(); ++i)
+    v.vis[i] = {T(1.0 + 0.25 * double(i % 7)), T(0.5 - 0.125 * double(i % 5))};
   std::fill(v.weight.begin(), v.weight.end(), 1.0f);
   return v;
 }

@@ -190,6 +190,9 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
     res.sum_weights += wimg;
     (void)wsum;
     if (!(wimg > 0)) throw Error("imager: no visibility could be gridded (all outside the grid)");
+    // Several inputs: one weighted average (OSKAR's default), or, with
+    // scale_norm_with_num_input_files, their sum (inputs holding different parts of the sky).
+    if (cfg.scale_norm_with_num_input_files) wimg /= static_cast<double>(cfg.input_ms.size());
     for (int q = 0; q < npol; ++q)
       for (std::size_t i = 0; i < plane; ++i)
         pixels[(std::size_t(q) * nchan_img + ci) * plane + i] = image[q * plane + i].re / wimg;

@@ -30,10 +30,10 @@ struct IdgConfig {
 };
 
 struct ImagerConfig {
-  std::vector<std::string> input_ms;  // Measurement Sets (same channels)
-  std::string ms_column = "DATA";     // DATA | MODEL_DATA | CORRECTED_DATA
-  std::string root_path;              // outputs <root_path>_<product>.fits
-  bool scale_norm_with_num_input_files = false;
+  std::vector<std::string> input_ms;             // Measurement Sets (same channels)
+  std::string ms_column = "DATA";                // DATA | MODEL_DATA | CORRECTED_DATA
+  std::string root_path;                         // outputs <root_path>_<product>.fits
+  bool scale_norm_with_num_input_files = false;  // true: images of the inputs add up
 
   Precision precision = Precision::Double;
   bool use_gpus = true;
