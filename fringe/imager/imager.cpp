@@ -325,6 +325,10 @@ ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logg
   if (!(cfg.cell_rad > 0) || cfg.cell_rad * cfg.size / 2 >= 1.0)
     throw Error("imager: the image must lie inside the sky hemisphere (size x cell < 2)");
   if (cfg.root_path.empty()) throw Error("imager: no output root path");
+  if (cfg.rephase && !cfg.model_image.empty())
+    throw Error(
+        "imager: prediction (image/model_image) needs image/direction = Observation "
+        "direction");
   const std::size_t need = estimated_grid_bytes(cfg), have = physical_memory_bytes();
   if (have > 0 && need > have * 0.8)
     throw Error("imager: an image of " + std::to_string(cfg.size) + " x " +

@@ -58,6 +58,10 @@ struct ImagerConfig {
   double robust = 0.0;
   double taper_u_lambda = 0.0;  // Gaussian uv taper: weight x exp(ln 0.3 (u/u0)^2) (0: none)
   double taper_v_lambda = 0.0;
+  // image/direction = "RA, Dec.": re-phase the visibilities to this centre (radians).
+  bool rephase = false;
+  double centre_ra_rad = 0.0;
+  double centre_dec_rad = 0.0;
 
   // Prediction instead of imaging (image/model_image): a FITS model (Jy/pixel, Stokes I, this
   // config's size and cell) is degridded into `model_column` of every input MS.

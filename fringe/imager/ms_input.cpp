@@ -7,6 +7,7 @@
 
 #include "fringe/core/error.h"
 #include "fringe/imager/geometry.h"
+#include "fringe/imager/rephase.h"
 #include "fringe/io/ms/ms_reader.h"
 
 namespace fringe::imager {
@@ -243,6 +244,21 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
                        " channels in the frequency range, " + std::to_string(sum.flagged) +
                        " flagged, " + std::to_string(sum.uv_filtered) + " outside the uv range";
     throw Error(what);
+  }
+  if (cfg.rephase) {
+    rephase(v, sum.phase_centre_rad, {cfg.centre_ra_rad, cfg.centre_dec_rad},
+            cfg.image_type == ImageType::Psf);
+    sum.phase_centre_rad = {cfg.centre_ra_rad, cfg.centre_dec_rad};
+    sum.max_abs_w_lambda = 0;
+    sum.max_uv_lambda = 0;
+    for (std::size_t i = 0; i < v.num_rows; ++i)
+      for (int c = 0; c < nchan; ++c)
+        if (v.weight[i * nchan + c] > 0) {
+          const double s = freqs[c] / kSpeedOfLight;
+          sum.max_abs_w_lambda = std::max(sum.max_abs_w_lambda, std::abs(v.uvw_m[i][2]) * s);
+          sum.max_uv_lambda =
+              std::max(sum.max_uv_lambda, std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s);
+        }
   }
   log_info(log, "Read " + std::to_string(sum.rows_read) + " rows from " +
                     std::to_string(cfg.input_ms.size()) + " Measurement Set(s); using " +

@@ -137,9 +137,11 @@ imager::ImagerConfig imager_config(const settings::Settings& s) {
   c.taper_u_lambda = s.get_double("image/weight_taper/u_wavelengths");
   c.taper_v_lambda = s.get_double("image/weight_taper/v_wavelengths");
   c.model_image = s.get_path("image/model_image");
-  if (s.get_option("image/direction") != "Observation direction")
-    throw Error::in_setting("image/direction", s.get_option("image/direction"),
-                            "re-phasing to another centre is not supported by fringe yet");
+  if (s.get_option("image/direction") != "Observation direction") {
+    c.rephase = true;
+    c.centre_ra_rad = s.get_double("image/direction/ra_deg") * kDeg;
+    c.centre_dec_rad = s.get_double("image/direction/dec_deg") * kDeg;
+  }
   return c;
 }
 

@@ -13,6 +13,7 @@
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/plan.h"
+#include "fringe/imager/rephase.h"
 #include "fringe/imager/taper.h"
 #include "imager_test_data.h"
 
@@ -283,6 +284,35 @@ TEST(ImagerIdg, GriddingAndDegriddingAreAdjoint) {
   EXPECT_LT(adjoint_mismatch<double>(), 1e-12);
   std::printf("adjoint mismatch: single %.3g, double %.3g\n", adjoint_mismatch<float>(),
               adjoint_mismatch<double>());
+}
+
+}  // namespace
+}  // namespace fringe::imager
+
+namespace fringe::imager {
+namespace {
+
+// A source at the new centre has V' = its flux after re-phasing (RA/Dec -> new frame).
+TEST(ImagerRephase, SourceAtNewCentreBecomesFlat) {
+  auto v = test::make_tracks<double>(8, 10, 3, 2000.0, 150e6, 1e6);
+  const std::array<double, 2> c0{1.0, -0.5}, c1{1.01, -0.49};
+  // (l, m) of c1 about c0 (SIN projection).
+  const double dra = c1[0] - c0[0];
+  const double l = std::cos(c1[1]) * std::sin(dra);
+  const double m =
+      std::sin(c1[1]) * std::cos(c0[1]) - std::cos(c1[1]) * std::sin(c0[1]) * std::cos(dra);
+  test::set_point_sources(v, {{l, m, 2.0}});
+  const auto uvw0 = v.uvw_m;
+  rephase(v, c0, c1);
+  double worst = 0, len_change = 0;
+  for (std::size_t k = 0; k < v.num_visibilities(); ++k)
+    worst = std::max(worst, std::hypot(v.vis[k].re - 2.0, v.vis[k].im));
+  for (std::size_t r = 0; r < v.num_rows; ++r)
+    len_change =
+        std::max(len_change, std::abs(std::hypot(uvw0[r][0], uvw0[r][1], uvw0[r][2]) -
+                                      std::hypot(v.uvw_m[r][0], v.uvw_m[r][1], v.uvw_m[r][2])));
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_LT(len_change, 1e-9);
 }
 
 }  // namespace
