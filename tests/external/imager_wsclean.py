@@ -2,7 +2,9 @@
 (sim_interferometer: VLA-A, isotropic stations, three point sources at pixel centres of the
 common SIN grid). The two images must agree in the source positions (peaks located to
 sub-pixel precision by a parabola through the 3 x 3 neighbourhood: within 0.1 pixel) and in
-the peak values (within 1 %); the imager's FITS header must give astropy the source RA/Dec.
+the peak values (within 1 %); the imager's FITS header must give astropy the source RA/Dec;
+the imager in single precision on a GPU (when there is one) agrees with the CPU in double
+(1e-4 of the peak).
 
 usage: imager_wsclean.py --sim EXE --imager EXE --workdir DIR
 """
@@ -49,7 +51,8 @@ IMAGER = """[General]
 app=imager
 
 [image]
-use_gpus=false
+use_gpus={gpu}
+double_precision={double}
 size={size}
 specify_cellsize=true
 cellsize_arcsec={scale}
@@ -127,8 +130,19 @@ def main():
     root = os.path.join(args.workdir, "fringe")
     ini = os.path.join(args.workdir, "imager.ini")
     with open(ini, "w") as f:
-        f.write(IMAGER.format(size=size, scale=scale_asec, ms=ms, root=root))
+        f.write(IMAGER.format(size=size, scale=scale_asec, ms=ms, root=root, gpu="false",
+                              double="true"))
     subprocess.run([args.imager, "-q", ini], check=True)
+    # The same in single precision on a GPU when there is one (else on the CPU again, with a
+    # warning): the two fringe images must agree to 1e-4 of the peak (the single-precision target).
+    root_gpu = os.path.join(args.workdir, "fringe_gpu")
+    ini_gpu = os.path.join(args.workdir, "imager_gpu.ini")
+    with open(ini_gpu, "w") as f:
+        f.write(IMAGER.format(size=size, scale=scale_asec, ms=ms, root=root_gpu, gpu="true",
+                              double="false"))
+    run = subprocess.run([args.imager, ini_gpu], check=True, capture_output=True, text=True)
+    device = [line for line in run.stdout.splitlines() if "Imaged on" in line]
+    print(device[0] if device else "(no 'Imaged on' line)")
     with fits.open(prefix + "-dirty.fits") as h:
         ws = h[0].data[0, 0].astype(float)
     with fits.open(root + "_I.fits") as h:
@@ -153,6 +167,14 @@ def main():
         if math.hypot(ra_px - x, dec_px - y) > 0.01:
             print("FAIL: the FITS WCS puts the source at (%.3f, %.3f)" % (ra_px, dec_px))
             ok = False
+    with fits.open(root_gpu + "_I.fits") as h:
+        single = h[0].data[0].astype(float)
+    d = float(np.max(np.abs(single - fr)) / np.max(np.abs(fr)))
+    print("single precision (%s) vs double (CPU): max difference %.3g of the peak"
+          % ("GPU" if device and "GPU" in device[0] else "CPU", d))
+    if d > 1e-4:
+        print("FAIL: single vs double differ by %.3g of the peak" % d)
+        ok = False
     rms = float(np.sqrt(np.mean((fr - ws) ** 2)) / np.max(np.abs(ws)))
     print("image difference: RMS %.3g of the peak" % rms)
     print("fringe and wsclean dirty images agree" if ok else "imager vs wsclean check failed")
