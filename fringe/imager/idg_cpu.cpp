@@ -11,6 +11,7 @@
 
 #include "fringe/core/simd_sincos.h"
 #include "fringe/imager/fft_cpu.h"
+#include "fringe/imager/grid_ops.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/idg_math.h"
 
@@ -124,7 +125,7 @@ class CpuBackend final : public IdgBackend<T> {
           }
         }
       }
-      add_batch(g, subgrids.subspan(b0, nb), npol, buf.data(), grid);
+      add_subgrids(g, subgrids.subspan(b0, nb), npol, buf.data(), grid, num_threads_);
     }
   }
 
@@ -191,35 +192,6 @@ class CpuBackend final : public IdgBackend<T> {
   }
 
  private:
-  // Adder: thread k adds the rows of every subgrid of the batch that fall in its stripe.
-  void add_batch(const GridGeometry& g, std::span<const Subgrid> subgrids, int npol,
-                 const Complex<T>* buf, Complex<T>* grid) const {
-    const int ns = g.subgrid_size;
-    const std::size_t np = static_cast<std::size_t>(ns) * ns;
-    const std::size_t gs = g.grid_size;
-#pragma omp parallel num_threads(num_threads_)
-    {
-      const int nt = omp_get_num_threads(), t = omp_get_thread_num();
-      const int y_begin = static_cast<int>(gs * t / nt),
-                y_end = static_cast<int>(gs * (t + 1) / nt);
-      for (std::size_t i = 0; i < subgrids.size(); ++i) {
-        const Subgrid& s = subgrids[i];
-        const int ya = std::max(y_begin, s.y0), yb = std::min(y_end, s.y0 + ns);
-        for (int q = 0; q < npol; ++q)
-          for (int y = ya; y < yb; ++y) {
-            const Complex<T>* src = buf + (i * npol + q) * np + (y - s.y0) * ns;
-            Complex<T>* dst = grid + q * gs * gs + y * gs + s.x0;
-            const int sy = ((y - s.y0) & 1) ? -1 : 1;
-            for (int x = 0; x < ns; ++x) {
-              const T sign = T((x & 1) ? -sy : sy);
-              dst[x].re += sign * src[x].re;
-              dst[x].im += sign * src[x].im;
-            }
-          }
-      }
-    }
-  }
-
   int num_threads_;
 };
 

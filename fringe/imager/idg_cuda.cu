@@ -11,6 +11,7 @@
 #include "fringe/core/cuda_check.h"
 #include "fringe/core/cuda_device_guard.h"
 #include "fringe/core/error.h"
+#include "fringe/imager/grid_ops.h"
 #include "fringe/imager/idg_cuda.h"
 #include "fringe/imager/idg_cuda_kernels.cuh"
 #include "fringe/imager/idg_math.h"
@@ -263,8 +264,8 @@ class CudaBackend final : public IdgBackend<T> {
     std::pair<std::size_t, std::size_t> pending[2] = {{0, 0}, {0, 0}};
     auto add_pending = [&](int k) {
       if (pending[k].second == 0) return;
-      host_add(g, subgrids.subspan(pending[k].first, pending[k].second), npol, h_sub_[k].get(),
-               grid_out);
+      add_subgrids(g, subgrids.subspan(pending[k].first, pending[k].second), npol, h_sub_[k].get(),
+                   grid_out);
       pending[k] = {0, 0};
     };
     for (std::size_t b0 = 0, bi = 0; b0 < nsub; b0 += batch, ++bi) {
@@ -299,7 +300,7 @@ class CudaBackend final : public IdgBackend<T> {
       } else {
         FRINGE_CUDA_CHECK(cudaEventRecord(e[0].get(), st));
         if (host_grid) {
-          host_split(g, subgrids.subspan(b0, nb), npol, grid_in, h_sub_[k].get());
+          split_subgrids(g, subgrids.subspan(b0, nb), npol, grid_in, h_sub_[k].get());
           FRINGE_CUDA_CHECK(cudaMemcpyAsync(dsub, h_sub_[k].get(),
                                             std::size_t(nb) * npol * np * sizeof(Complex<T>),
                                             cudaMemcpyHostToDevice, st));
@@ -334,12 +335,14 @@ class CudaBackend final : public IdgBackend<T> {
     Event e_out0, e_out1;
     FRINGE_CUDA_CHECK(cudaEventRecord(e_out0.get(), streams_[0]));
     if (gridding && !host_grid) {
-      std::vector<Complex<T>> tmp(grid_elems);
-      FRINGE_CUDA_CHECK(cudaMemcpy(tmp.data(), d_grid_.get(), grid_elems * sizeof(Complex<T>),
-                                   cudaMemcpyDeviceToHost));
-      for (std::size_t i = 0; i < grid_elems; ++i) {
-        grid_out[i].re += tmp[i].re;
-        grid_out[i].im += tmp[i].im;
+      // In pieces through a pinned buffer, each added onto the host grid.
+      const std::size_t piece = std::min<std::size_t>(grid_elems, std::size_t(1) << 23);
+      h_piece_.resize(piece);
+      for (std::size_t i = 0; i < grid_elems; i += piece) {
+        const std::size_t n = std::min(piece, grid_elems - i);
+        FRINGE_CUDA_CHECK(cudaMemcpy(h_piece_.get(), d_grid_.get() + i, n * sizeof(Complex<T>),
+                                     cudaMemcpyDeviceToHost));
+        add_arrays(grid_out + i, h_piece_.get(), n);
       }
     }
     if (!gridding)
@@ -381,38 +384,6 @@ class CudaBackend final : public IdgBackend<T> {
     FRINGE_CUDA_CHECK_KERNEL("imager degridder");
   }
 
-  // Hybrid scheme: adder and splitter on the host grid.
-  static void host_add(const GridGeometry& g, std::span<const Subgrid> subgrids, int npol,
-                       const Complex<T>* sub, Complex<T>* grid) {
-    const int ns = g.subgrid_size, gs = g.grid_size;
-    const std::size_t np = std::size_t(ns) * ns;
-    for (std::size_t i = 0; i < subgrids.size(); ++i)
-      for (int q = 0; q < npol; ++q)
-        for (int y = 0; y < ns; ++y)
-          for (int x = 0; x < ns; ++x) {
-            const T sign = ((x + y) & 1) ? T(-1) : T(1);
-            const Complex<T> v = sub[(i * npol + q) * np + y * ns + x];
-            Complex<T>& o = grid[std::size_t(q) * gs * gs + std::size_t(subgrids[i].y0 + y) * gs +
-                                 subgrids[i].x0 + x];
-            o.re += sign * v.re;
-            o.im += sign * v.im;
-          }
-  }
-  static void host_split(const GridGeometry& g, std::span<const Subgrid> subgrids, int npol,
-                         const Complex<T>* grid, Complex<T>* sub) {
-    const int ns = g.subgrid_size, gs = g.grid_size;
-    const std::size_t np = std::size_t(ns) * ns;
-    for (std::size_t i = 0; i < subgrids.size(); ++i)
-      for (int q = 0; q < npol; ++q)
-        for (int y = 0; y < ns; ++y)
-          for (int x = 0; x < ns; ++x) {
-            const T sign = ((x + y) & 1) ? T(-1) : T(1);
-            const Complex<T> v = grid[std::size_t(q) * gs * gs +
-                                      std::size_t(subgrids[i].y0 + y) * gs + subgrids[i].x0 + x];
-            sub[(i * npol + q) * np + y * ns + x] = {sign * v.re, sign * v.im};
-          }
-  }
-
   CudaIdgOptions opt_;
   std::string name_;
   cudaStream_t streams_[2]{};
@@ -423,6 +394,7 @@ class CudaBackend final : public IdgBackend<T> {
   DeviceBuffer<float> d_weight_;
   DeviceBuffer<Complex<T>> d_sub_[2];
   PinnedBuffer<Complex<T>> h_sub_[2];
+  PinnedBuffer<Complex<T>> h_piece_;
 };
 
 }  // namespace
