@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <map>
 #include <numbers>
 #include <random>
 #include <set>
@@ -15,6 +16,7 @@
 #include "fringe/imager/plan.h"
 #include "fringe/imager/rephase.h"
 #include "fringe/imager/taper.h"
+#include "fringe/imager/weighting.h"
 #include "imager_test_data.h"
 
 namespace fringe::imager {
@@ -313,6 +315,62 @@ TEST(ImagerRephase, SourceAtNewCentreBecomesFlat) {
                                       std::hypot(v.uvw_m[r][0], v.uvw_m[r][1], v.uvw_m[r][2])));
   EXPECT_LT(worst, 1e-9);
   EXPECT_LT(len_change, 1e-9);
+}
+
+}  // namespace
+}  // namespace fringe::imager
+
+namespace fringe::imager {
+namespace {
+
+// Uniform weighting: the weights of each uv cell (with the conjugate cell) sum to 1 x the
+// number of times the cell is hit by (u, v) and (-u, -v) over its own density; Briggs with
+// robust +5 is natural within 1e-3 (relative), robust -5 close to uniform.
+TEST(ImagerWeighting, UniformBriggsAndTaper) {
+  auto v = test::make_tracks<double>(10, 20, 4, 1500.0, 100e6, 1e6);
+  GridGeometry g;
+  g.image_size = g.grid_size = 64;
+  g.cell_rad = std::sin(2.0 * std::numbers::pi / 180 / 64);
+  auto cell_of = [&](std::size_t r, int c) {
+    const double s = v.freq_hz[c] / kSpeedOfLight;
+    return std::lround(g.grid_y(v.uvw_m[r][1] * s)) * g.grid_size +
+           std::lround(g.grid_x(v.uvw_m[r][0] * s));
+  };
+  ImagerConfig cfg;
+  cfg.weighting = Weighting::Uniform;
+  auto u = v;
+  apply_weighting(cfg, g, u);
+  // Density of each cell counted from both (u, v) and (-u, -v) with natural weights 1.
+  std::map<long, double> density;
+  for (std::size_t r = 0; r < v.num_rows; ++r)
+    for (int c = 0; c < v.num_channels; ++c) {
+      density[cell_of(r, c)] += 1;
+      const double s = v.freq_hz[c] / kSpeedOfLight;
+      density[std::lround(g.grid_y(-v.uvw_m[r][1] * s)) * g.grid_size +
+              std::lround(g.grid_x(-v.uvw_m[r][0] * s))] += 1;
+    }
+  for (std::size_t r = 0; r < v.num_rows; ++r)
+    for (int c = 0; c < v.num_channels; ++c)
+      ASSERT_NEAR(u.weight[r * v.num_channels + c], 1.0 / density[cell_of(r, c)], 1e-6);
+  cfg.weighting = Weighting::Briggs;
+  cfg.robust = 5;
+  auto b = v;
+  apply_weighting(cfg, g, b);
+  const double w0 = b.weight[0];
+  for (float w : b.weight) EXPECT_NEAR(w / w0, 1.0, 2e-3);
+  cfg.robust = -5;
+  b = v;
+  apply_weighting(cfg, g, b);
+  for (std::size_t k = 0; k < b.weight.size(); ++k)
+    EXPECT_NEAR(b.weight[k] / b.weight[0], u.weight[k] / u.weight[0],
+                0.02 * u.weight[k] / u.weight[0]);
+  // Gaussian taper: 0.3 at u = u0.
+  cfg.weighting = Weighting::Natural;
+  cfg.taper_u_lambda = 100.0;
+  auto t = v;
+  apply_weighting(cfg, g, t);
+  const double s = v.freq_hz[0] / kSpeedOfLight;
+  EXPECT_NEAR(t.weight[0], std::exp(std::log(0.3) * std::pow(v.uvw_m[0][0] * s / 100.0, 2)), 1e-6);
 }
 
 }  // namespace
