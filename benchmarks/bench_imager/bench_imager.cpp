@@ -12,10 +12,10 @@
 // visibilities and the grid on the GPU, reported separately), vis_per_s (routine, without the
 // copies) and, on the GPU, the kernel's own rate and its roofline fraction:
 //   per visibility and subgrid pixel the gridder issues 1 sincos (2 MUFU operations:
-//   __sincosf) and kFmaPerVisPixel = 20 FP32 instructions (1 phase FMA, 3 range-reduction,
-//   16 for 4 complex multiply-adds); the bound is SMs x clock / max(20 / FP32 lanes, 2 / 16
-//   MUFU lanes) vis-pixels per second (lanes per SM from the compute capability; 16 MUFU).
-//   The degridder's count is the same plus 6 FMAs for the two dot products (26).
+//   __sincosf) and 17 FP32 instructions (1 phase FMA, 16 for 4 complex multiply-adds); the
+//   bound is SMs x clock / max(17 / FP32 lanes, 2 / 16 MUFU lanes) vis-pixels per second
+//   (lanes per SM from the compute capability; 16 MUFU). The degridder's count is the same
+//   plus 6 FMAs for the two dot products per pixel (23).
 // Without a GPU the gpu lines say "skipped".
 // Usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C] [--grid G]
 //                     [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]
@@ -205,7 +205,7 @@ void bench(const Options& o, const std::string& device) {
       j["seconds"] = k + f + a;
       j["vis_per_s"] = plan.num_gridded / (k + f + a);
       j["kernel_vis_per_s"] = plan.num_gridded / k;
-      const double fma = gridding ? 20.0 : 26.0;
+      const double fma = gridding ? 17.0 : 23.0;
       const double per_sm = std::max(fma / lanes, 2.0 / mufu);  // clocks per vis-pixel per SM
       const double bound_vis_pixel = sms * clock_hz / per_sm;
       const double achieved = double(slots) * g.subgrid_size * g.subgrid_size / k;

@@ -27,12 +27,11 @@ struct DevSubgrid {
   double us, vs, w0;
 };
 
-// sincos of a phase: float range-reduced to [-pi, pi] then the hardware approximation
-// (__sincosf, absolute error ~1e-6 there); double: the accurate sincos.
-__device__ __forceinline__ void phase_sincos(float x, float* s, float* c) {
-  const float r = x - 6.283185307f * rintf(x * 0.159154943f);
-  __sincosf(r, s, c);
-}
+// sincos of a phase: float: the hardware approximation (__sincosf: MUFU.SIN/COS after one
+// multiplication by 1/(2 pi); absolute error 2^-21 in [-pi, pi], growing as |x| x 6e-8 beyond,
+// i.e. < 5e-6 for the |phase| < ~70 rad that phases about a subgrid's centre reach, well below
+// the single-precision target); double: the accurate sincos.
+__device__ __forceinline__ void phase_sincos(float x, float* s, float* c) { __sincosf(x, s, c); }
 __device__ __forceinline__ void phase_sincos(double x, double* s, double* c) { sincos(x, s, c); }
 
 template <typename T>
