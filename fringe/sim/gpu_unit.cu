@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ using DeviceScope = CudaDeviceGuard;
 // (views into one pool of values).
 struct DeviceChunk {
   std::size_t id = 0, size = 0;
+  bool has_gaussians = false;  // any non-zero Gaussian coefficient (else the point kernels)
   std::uint64_t last_used = 0;
   DeviceBuffer<double> ra, dec, sin_dec, cos_dec, l, m, n, ga, gb, gc, pool;
   DeviceBuffer<sky::SpectrumView<double>> spectra;
@@ -50,6 +52,10 @@ struct DeviceChunk {
     gpu::source_geometry(size, ra.data(), dec.data(), ra0, dec0, sin_dec.ensure(size),
                          cos_dec.ensure(size), l.ensure(size), m.ensure(size), n.ensure(size),
                          stream);
+    auto nonzero = [](std::span<const double> v) {
+      return std::any_of(v.begin(), v.end(), [](double x) { return x != 0.0; });
+    };
+    has_gaussians = nonzero(c.ga) || nonzero(c.gb) || nonzero(c.gc);
     ga.upload(c.ga.data(), size, stream);
     gb.upload(c.gb.data(), size, stream);
     gc.upload(c.gc.data(), size, stream);
@@ -467,9 +473,13 @@ void GpuUnit<T>::predict(const predict::PredictInput<T>& in, int t, int c) {
   s.l = d.kl.data();
   s.m = d.km.data();
   s.n = d.kn.data();
-  s.gauss_a = d.kga.data();
-  s.gauss_b = d.kgb.data();
-  s.gauss_c = d.kgc.data();
+  // The predict picks its Gaussian kernels when the coefficients are given: only for chunks
+  // that hold Gaussian sources (points-only chunks run the cheaper point kernels, as the
+  // CPU predict decides from the values).
+  const bool gauss = d.current->has_gaussians;
+  s.gauss_a = gauss ? d.kga.data() : nullptr;
+  s.gauss_b = gauss ? d.kgb.data() : nullptr;
+  s.gauss_c = gauss ? d.kgc.data() : nullptr;
   auto& st = g.stations;
   st.count = d.setup.num_stations;
   st.u = d.u.data();
