@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fringe/core/complex.h"
+#include "fringe/imager/aterms.h"
 #include "fringe/imager/geometry.h"
 #include "fringe/imager/plan.h"
 #include "fringe/imager/taper.h"
@@ -40,6 +41,14 @@ class IdgBackend {
   // The centred grid FFT of `count` planes of the host grid (see centred_fft); the default runs
   // FFTW on the host, the CUDA back end uses cuFFT when the grid fits on the GPU.
   virtual void fft_grid(Complex<T>* grid, int size, int count, bool forward);
+  // A-terms for the next calls (nullptr: identity, the default); kept by pointer, not copied.
+  // Their subgrid size must be the geometry's, their stations and intervals must cover the
+  // subgrids' station1/station2 and aterm_index.
+  void set_aterms(const ATerms<T>* aterms) { aterms_ = aterms; }
+  const ATerms<T>* aterms() const { return aterms_; }
+
+ private:
+  const ATerms<T>* aterms_ = nullptr;
 };
 
 template <typename T>

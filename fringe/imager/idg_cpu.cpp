@@ -61,6 +61,36 @@ struct SubgridTerms {
   }
 };
 
+// A-terms on a subgrid's pixel values, held as double arrays [pol][re | im][pixel]:
+// adjoint (gridder): A_p^H X A_q; else (degridder): A_p X A_q^H.
+template <typename T>
+void apply_aterms(const ATerms<T>& a, const Subgrid& s, int npol, std::size_t np, double* v,
+                  bool adjoint) {
+  const Complex<T>* ap = a.at(s.aterm_index, s.station1);
+  const Complex<T>* aq = a.at(s.aterm_index, s.station2);
+  auto to_d = [](Complex<T> z) { return Complex<double>{double(z.re), double(z.im)}; };
+  for (std::size_t p = 0; p < np; ++p) {
+    Complex<double> jp[4], jq[4], x[4];
+    for (int k = 0; k < 4; ++k) {
+      jp[k] = to_d(ap[4 * p + k]);
+      jq[k] = to_d(aq[4 * p + k]);
+    }
+    for (int q = 0; q < npol; ++q) x[q] = {v[2 * q * np + p], v[(2 * q + 1) * np + p]};
+    if (npol == 4) {
+      if (adjoint)
+        aterm_adjoint(jp, jq, x);
+      else
+        aterm_apply(jp, jq, x);
+    } else {
+      x[0] = adjoint ? conj(jp[0]) * x[0] * jq[0] : jp[0] * x[0] * conj(jq[0]);
+    }
+    for (int q = 0; q < npol; ++q) {
+      v[2 * q * np + p] = x[q].re;
+      v[(2 * q + 1) * np + p] = x[q].im;
+    }
+  }
+}
+
 template <typename T>
 class CpuBackend final : public IdgBackend<T> {
  public:
@@ -73,6 +103,7 @@ class CpuBackend final : public IdgBackend<T> {
     const SubgridPixels px(g, taper);
     const int ns = g.subgrid_size, npol = vis.num_pols;
     const std::size_t np = static_cast<std::size_t>(ns) * ns;
+    if (this->aterms()) check_aterms(*this->aterms(), ns, subgrids);
     const Fft2d<T> fft(ns, +1);
     const std::size_t batch = std::max<std::size_t>(64, 16 * num_threads_);
     std::vector<Complex<T>> buf(batch * npol * np);
@@ -116,6 +147,7 @@ class CpuBackend final : public IdgBackend<T> {
               }
             }
           }
+          if (this->aterms()) apply_aterms(*this->aterms(), s, npol, np, acc.data(), true);
           Complex<T>* out = &buf[i * npol * np];
           for (int q = 0; q < npol; ++q) {
             for (std::size_t p = 0; p < np; ++p)
@@ -135,6 +167,7 @@ class CpuBackend final : public IdgBackend<T> {
     const int ns = g.subgrid_size, npol = vis.num_pols;
     const std::size_t np = static_cast<std::size_t>(ns) * ns;
     const std::size_t gs = g.grid_size;
+    if (this->aterms()) check_aterms(*this->aterms(), ns, subgrids);
     const Fft2d<T> fft(ns, -1);
 #pragma omp parallel num_threads(num_threads_)
     {
@@ -158,6 +191,7 @@ class CpuBackend final : public IdgBackend<T> {
             sub[(2 * q + 1) * np + p] = tmp[p].im * px.ts[p];
           }
         }
+        if (this->aterms()) apply_aterms(*this->aterms(), s, npol, np, sub.data(), false);
         terms.make(g, s, vis.freq_hz, vis.uvw_m);
         for (std::uint32_t r = 0; r < s.num_rows; ++r) {
           const double* a = &terms.a[3 * r];

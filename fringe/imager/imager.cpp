@@ -110,6 +110,8 @@ VisBuffer<T> one_channel(const VisBuffer<T>& v, int c) {
   o.uvw_m = v.uvw_m;
   o.time_s = v.time_s;
   o.baseline = v.baseline;
+  o.station1 = v.station1;
+  o.station2 = v.station2;
   for (std::size_t r = 0; r < v.num_rows; ++r) {
     o.weight[r] = v.weight[r * v.num_channels + c];
     for (int q = 0; q < v.num_pols; ++q)
@@ -172,9 +174,10 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
       opt.max_channels_per_group =
           cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
       opt.aterm_interval_s = cfg.idg.aterm_interval_s;
-      const Plan plan = make_plan(
-          g, {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline, vis.freq_hz},
-          vis.weight, opt);
+      const Plan plan = make_plan(g,
+                                  {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s,
+                                   vis.baseline, vis.freq_hz, vis.station1, vis.station2},
+                                  vis.weight, opt);
       res.num_gridded += plan.num_gridded;
       res.num_outside += plan.num_outside;
       res.num_subgrids += plan.subgrids.size();
@@ -276,9 +279,10 @@ ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progre
     opt.max_channels_per_group =
         cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
     opt.aterm_interval_s = cfg.idg.aterm_interval_s;
-    const Plan plan = make_plan(
-        g, {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline, vis.freq_hz},
-        vis.weight, opt);
+    const Plan plan = make_plan(g,
+                                {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s,
+                                 vis.baseline, vis.freq_hz, vis.station1, vis.station2},
+                                vis.weight, opt);
     res.num_gridded = plan.num_gridded;
     res.num_outside = plan.num_outside;
     res.num_subgrids = plan.subgrids.size();

@@ -156,6 +156,8 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
     sum.row_index.push_back(row.index);
     v.time_s[i] = row.time;
     v.baseline[i] = (row.file * 65536 + row.a1) * 65536 + row.a2;
+    v.station1[i] = row.a1;
+    v.station2[i] = row.a2;
     const std::vector<int> use = needed(cfg.image_type, scalar);
     for (int c = 0; c < nchan; ++c) {
       const std::size_t base = (row.index * fd.nchan_ms + chans[c]) * fd.npol;

@@ -169,6 +169,9 @@ struct Builder {
         s.chan_begin = static_cast<std::uint32_t>(c0);
         s.num_channels = static_cast<std::uint32_t>(c1 - c0);
         s.layer = layer_of(w_lambda(r, mid));
+        s.station1 = in.station1.empty() ? 0 : in.station1[r];
+        s.station2 = in.station2.empty() ? 0 : in.station2[r];
+        s.aterm_index = static_cast<std::int32_t>(iv);
         box = row_box(r, c0, c1, s.layer, &any);
         interval = iv;
         if (!fits(box, g)) {

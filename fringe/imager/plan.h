@@ -25,7 +25,10 @@ struct Subgrid {
   std::uint32_t num_channels = 0;
   std::int32_t x0 = 0;  // grid cell of the subgrid's corner (ju, jv)
   std::int32_t y0 = 0;
-  std::int32_t layer = 0;  // w layer: w0 = layer * w_step [wavelengths]
+  std::int32_t layer = 0;     // w layer: w0 = layer * w_step [wavelengths]
+  std::int32_t station1 = 0;  // the baseline's stations (A-terms A_p, A_q)
+  std::int32_t station2 = 0;
+  std::int32_t aterm_index = 0;  // A-term interval of the subgrid's rows
 };
 
 struct PlanOptions {
@@ -41,6 +44,8 @@ struct PlanInput {
   std::span<const double> time_s;                // [row]
   std::span<const int> baseline;                 // [row], rows of a baseline consecutive
   std::span<const double> freq_hz;               // [channel]
+  std::span<const int> station1 = {};            // [row] (empty: 0)
+  std::span<const int> station2 = {};            // [row] (empty: 0)
 };
 
 struct Plan {

@@ -23,6 +23,7 @@ struct VisBuffer {
   std::vector<std::array<double, 3>> uvw_m;  // [row]
   std::vector<double> time_s;                // [row]
   std::vector<int> baseline;                 // [row], an id shared by the rows of a baseline
+  std::vector<int> station1, station2;       // [row] the baseline's stations (ANTENNA1/2)
   std::vector<Complex<T>> vis;               // [row][channel][pol]
   std::vector<float> weight;                 // [row][channel]
 
@@ -33,6 +34,8 @@ struct VisBuffer {
     uvw_m.assign(rows, {0.0, 0.0, 0.0});
     time_s.assign(rows, 0.0);
     baseline.assign(rows, 0);
+    station1.assign(rows, 0);
+    station2.assign(rows, 0);
     vis.assign(rows * channels * pols, Complex<T>{T(0), T(0)});
     weight.assign(rows * channels, 0.0f);
   }

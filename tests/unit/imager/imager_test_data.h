@@ -45,6 +45,8 @@ VisBuffer<T> make_tracks(int num_stations, int num_times, int num_channels, doub
                         cd * ch * lx - cd * sh * ly + sd * lz};
         v.time_s[row] = t * 10.0;
         v.baseline[row] = b;
+        v.station1[row] = p;
+        v.station2[row] = q;
         for (int c = 0; c < num_channels; ++c) v.weight[row * num_channels + c] = 1.0f;
       }
   return v;

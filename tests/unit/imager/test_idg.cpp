@@ -11,6 +11,7 @@
 #include <set>
 
 #include "fringe/core/error.h"
+#include "fringe/imager/aterms.h"
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/plan.h"
@@ -371,6 +372,122 @@ TEST(ImagerWeighting, UniformBriggsAndTaper) {
   apply_weighting(cfg, g, t);
   const double s = v.freq_hz[0] / kSpeedOfLight;
   EXPECT_NEAR(t.weight[0], std::exp(std::log(0.3) * std::pow(v.uvw_m[0][0] * s / 100.0, 2)), 1e-6);
+}
+
+}  // namespace
+}  // namespace fringe::imager
+
+namespace fringe::imager {
+namespace {
+
+// Random smooth-ish A-terms: 2x2 Jones per station and subgrid pixel.
+template <typename T>
+ATerms<T> random_aterms(int stations, int intervals, int ns, unsigned seed, bool constant) {
+  ATerms<T> a;
+  a.num_stations = stations;
+  a.num_intervals = intervals;
+  a.subgrid_size = ns;
+  a.values.resize(std::size_t(stations) * intervals * ns * ns * 4);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> ud(-0.3, 0.3);
+  for (std::size_t j = 0; j < a.values.size() / (ns * ns * 4); ++j) {
+    Complex<T> base[4];
+    for (int k = 0; k < 4; ++k) base[k] = {T((k == 0 || k == 3 ? 1.0 : 0.0) + ud(rng)), T(ud(rng))};
+    for (int p = 0; p < ns * ns; ++p)
+      for (int k = 0; k < 4; ++k) {
+        const double f = constant ? 1.0 : 1.0 + 0.2 * std::cos(0.1 * p + k);
+        a.values[(j * ns * ns + p) * 4 + k] = {T(base[k].re * f), T(base[k].im * f)};
+      }
+  }
+  return a;
+}
+
+// <I, G_A V> = <G_A^H I, V> with direction-dependent A-terms (4 polarisations, 2 intervals).
+TEST(ImagerATerms, AdjointWithATerms) {
+  auto v = test::make_tracks<double>(8, 16, 4, 1500.0, 100e6, 2e6, 4);
+  const int n = 64;
+  GridGeometry g = geometry(n, std::sin(2.0 * std::numbers::pi / 180 / n), 80);
+  PlanOptions opt;
+  opt.aterm_interval_s = 80.0;  // 16 times of 10 s: 2 intervals
+  PlanInput in = plan_input(v);
+  in.station1 = v.station1;
+  in.station2 = v.station2;
+  const Plan plan = make_plan(g, in, v.weight, opt);
+  int max_interval = 0;
+  for (const auto& s : plan.subgrids) max_interval = std::max(max_interval, s.aterm_index);
+  EXPECT_EQ(max_interval, 1);
+  test::set_point_sources(v, {{0.01, -0.005, 1.0}, {-0.02, 0.015, 0.7}});
+  const ATerms<double> a = random_aterms<double>(8, 2, 32, 11, false);
+  auto backend = make_cpu_backend<double>();
+  backend->set_aterms(&a);
+  const Taper taper(TaperType::KaiserBessel, 7);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> ud(0.0, 1.0);
+  std::vector<Complex<double>> image(4 * n * n);
+  for (auto& x : image) x = {ud(rng), 0.1 * ud(rng)};
+  const auto gv = idg_image(g, taper, plan, v, *backend);
+  auto pred = v;
+  idg_predict(g, taper, plan, image, pred, *backend);
+  std::complex<double> lhs = 0, rhs = 0;
+  for (std::size_t i = 0; i < image.size(); ++i)
+    lhs += std::conj(std::complex<double>(image[i].re, image[i].im)) *
+           std::complex<double>(gv[i].re, gv[i].im);
+  for (std::size_t k = 0; k < v.vis.size(); ++k)
+    if (v.weight[k / 4] > 0)
+      rhs += std::conj(std::complex<double>(pred.vis[k].re, pred.vis[k].im)) *
+             std::complex<double>(v.vis[k].re, v.vis[k].im);
+  EXPECT_LT(std::abs(lhs - rhs) / std::abs(lhs), 1e-12);
+}
+
+// Direction-independent A-terms: gridding V with A-terms equals gridding A_p^H V A_q without,
+// and degridding with A-terms equals A_p V A_q^H of degridding without.
+TEST(ImagerATerms, ConstantATermsAreJonesMatrices) {
+  auto v = test::make_tracks<double>(6, 10, 3, 1200.0, 100e6, 2e6, 4);
+  test::set_point_sources(v, {{0.01, -0.005, 1.0}, {-0.02, 0.015, 0.7}});
+  const int n = 64;
+  GridGeometry g = geometry(n, std::sin(2.0 * std::numbers::pi / 180 / n), 80);
+  PlanInput in = plan_input(v);
+  in.station1 = v.station1;
+  in.station2 = v.station2;
+  const Plan plan = make_plan(g, in, v.weight);
+  const ATerms<double> a = random_aterms<double>(6, 1, 32, 3, true);
+  auto corrected = v;
+  for (std::size_t r = 0; r < v.num_rows; ++r)
+    for (int c = 0; c < v.num_channels; ++c)
+      aterm_adjoint(a.at(0, v.station1[r]), a.at(0, v.station2[r]),
+                    &corrected.vis[(r * v.num_channels + c) * 4]);
+  auto with_a = make_cpu_backend<double>();
+  with_a->set_aterms(&a);
+  auto plain = make_cpu_backend<double>();
+  const Taper taper(TaperType::KaiserBessel, 7);
+  const auto img_a = idg_image(g, taper, plan, v, *with_a);
+  const auto img_c = idg_image(g, taper, plan, corrected, *plain);
+  double d = 0, s = 0;
+  for (std::size_t i = 0; i < img_a.size(); ++i) {
+    d = std::max(d, std::hypot(img_a[i].re - img_c[i].re, img_a[i].im - img_c[i].im));
+    s = std::max(s, std::hypot(img_c[i].re, img_c[i].im));
+  }
+  EXPECT_LT(d, 1e-12 * s);
+  std::vector<Complex<double>> model(4 * n * n, Complex<double>{0, 0});
+  for (int q = 0; q < 4; ++q) model[q * n * n + 20 * n + 37] = {1.0 + q, 0.5};
+  auto pa = v, pp = v;
+  idg_predict(g, taper, plan, model, pa, *with_a);
+  idg_predict(g, taper, plan, model, pp, *plain);
+  double dv = 0;
+  for (std::size_t r = 0; r < v.num_rows; ++r)
+    for (int c = 0; c < v.num_channels; ++c) {
+      Complex<double>* x = &pp.vis[(r * v.num_channels + c) * 4];
+      aterm_apply(a.at(0, v.station1[r]), a.at(0, v.station2[r]), x);
+      for (int q = 0; q < 4; ++q) {
+        const Complex<double> y = pa.vis[(r * v.num_channels + c) * 4 + q];
+        dv = std::max(dv, std::hypot(x[q].re - y.re, x[q].im - y.im));
+      }
+    }
+  EXPECT_LT(dv, 1e-12);
+  // A-terms that do not cover the stations are an error.
+  const ATerms<double> small = random_aterms<double>(2, 1, 32, 3, true);
+  with_a->set_aterms(&small);
+  EXPECT_THROW(idg_image(g, taper, plan, v, *with_a), Error);
 }
 
 }  // namespace
