@@ -196,8 +196,9 @@ class CudaBackend final : public IdgBackend<T> {
     for (std::size_t i = 0; i < nsub; ++i) {
       const Subgrid& s = subgrids[i];
       DevSubgrid& d = meta[i];
-      d = {s.row_begin, s.num_rows, s.chan_begin, s.num_channels,    s.x0,
-           s.y0,        0.0,        0.0,          s.layer * g.w_step};
+      d = {s.row_begin, s.num_rows, s.chan_begin,      s.num_channels, s.x0,
+           s.y0,        s.station1, s.station2,        s.aterm_index,  0,
+           0.0,         0.0,        s.layer * g.w_step};
       subgrid_centre(g, s.x0, s.y0, &d.us, &d.vs);
     }
     std::vector<T> ts(np);
@@ -223,6 +224,15 @@ class CudaBackend final : public IdgBackend<T> {
     up(d_ts_.get(), ts.data(), np);
     up(d_vis_.get(), vis.vis.data(), vis.vis.size());
     if (gridding) up(d_weight_.get(), vis.weight.data(), vis.weight.size());
+    const ATerms<T>* aterms = this->aterms();
+    if (aterms) {
+      check_aterms(*aterms, ns, subgrids);
+      d_aterms_.resize(aterms->values.size());
+      up(d_aterms_.get(), aterms->values.data(), aterms->values.size());
+    }
+    const Complex<T>* da = aterms ? d_aterms_.get() : nullptr;
+    aterm_stations_ = aterms ? aterms->num_stations : 0;
+    d_aterms_ptr_ = da;
 
     // The grid on the GPU when it fits (with the batch buffers and 10 % to spare).
     std::size_t free_b = 0, total_b = 0;
@@ -357,10 +367,10 @@ class CudaBackend final : public IdgBackend<T> {
 
   void launch_gridder(int npol, int ppt, int nb, std::size_t smem, cudaStream_t st,
                       const DevSubgrid* dm, int nchan, int ns, T width, Complex<T>* dsub) {
-#define FRINGE_GRIDDER(NPOL, PPT)                                                                 \
-  gridder_kernel<T, NPOL, PPT><<<nb, kThreads, smem, st>>>(dm, d_uvw_.get(), d_vis_.get(),        \
-                                                           d_weight_.get(), d_freq_.get(), nchan, \
-                                                           ns, width, d_ts_.get(), dsub)
+#define FRINGE_GRIDDER(NPOL, PPT)                                                       \
+  gridder_kernel<T, NPOL, PPT><<<nb, kThreads, smem, st>>>(                             \
+      dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width, \
+      d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub)
     if (npol == 4 && ppt <= 4)
       FRINGE_GRIDDER(4, 4);
     else if (npol == 4)
@@ -377,10 +387,12 @@ class CudaBackend final : public IdgBackend<T> {
                         T width, const Complex<T>* dsub) {
     if (npol == 4)
       degridder_kernel<T, 4><<<nb, kThreads, 0, st>>>(dm, d_uvw_.get(), d_freq_.get(), nchan, ns,
-                                                      width, d_ts_.get(), dsub, d_vis_.get());
+                                                      width, d_ts_.get(), dsub, d_aterms_ptr_,
+                                                      aterm_stations_, d_vis_.get());
     else
       degridder_kernel<T, 1><<<nb, kThreads, 0, st>>>(dm, d_uvw_.get(), d_freq_.get(), nchan, ns,
-                                                      width, d_ts_.get(), dsub, d_vis_.get());
+                                                      width, d_ts_.get(), dsub, d_aterms_ptr_,
+                                                      aterm_stations_, d_vis_.get());
     FRINGE_CUDA_CHECK_KERNEL("imager degridder");
   }
 
@@ -390,7 +402,9 @@ class CudaBackend final : public IdgBackend<T> {
   DeviceBuffer<DevSubgrid> d_meta_;
   DeviceBuffer<double> d_uvw_, d_freq_;
   DeviceBuffer<T> d_ts_;
-  DeviceBuffer<Complex<T>> d_vis_, d_grid_;
+  DeviceBuffer<Complex<T>> d_vis_, d_grid_, d_aterms_;
+  const Complex<T>* d_aterms_ptr_ = nullptr;  // d_aterms_ when the call has A-terms
+  int aterm_stations_ = 0;
   DeviceBuffer<float> d_weight_;
   DeviceBuffer<Complex<T>> d_sub_[2];
   PinnedBuffer<Complex<T>> h_sub_[2];

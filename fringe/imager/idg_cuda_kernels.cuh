@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "fringe/core/complex.h"
+#include "fringe/imager/aterms.h"
 #include "fringe/imager/geometry.h"
 #include "fringe/imager/idg_math.h"
 
@@ -24,8 +25,16 @@ constexpr int kPixChunk = 256;  // subgrid pixels staged per chunk by the degrid
 struct DevSubgrid {
   std::uint32_t row_begin, num_rows, chan_begin, num_channels;
   std::int32_t x0, y0;
+  std::int32_t station1, station2, aterm_index, pad;
   double us, vs, w0;
 };
+
+// A-terms of station `station` at subgrid pixel p: 4 values ([interval][station][pixel][4]).
+template <typename T>
+__device__ __forceinline__ const Complex<T>* aterm_at(const Complex<T>* aterms, int stations,
+                                                      int interval, int station, int np, int p) {
+  return aterms + ((std::size_t(interval) * stations + station) * np + p) * 4;
+}
 
 // sincos of a phase: float: the hardware approximation (__sincosf: MUFU.SIN/COS after one
 // multiplication by 1/(2 pi); absolute error 2^-21 in [-pi, pi], growing as |x| x 6e-8 beyond,
@@ -45,7 +54,8 @@ __global__ void __launch_bounds__(kThreads)
     gridder_kernel(const DevSubgrid* __restrict__ subgrids, const double* __restrict__ uvw,
                    const Complex<T>* __restrict__ vis, const float* __restrict__ weight,
                    const double* __restrict__ freq, int nchan_total, int ns, T width_lm,
-                   const T* __restrict__ taper_sign, Complex<T>* __restrict__ out) {
+                   const T* __restrict__ taper_sign, const Complex<T>* __restrict__ aterms,
+                   int aterm_stations, Complex<T>* __restrict__ out) {
   FRINGE_IMAGER_DYNAMIC_SHARED(smem);
   const DevSubgrid s = subgrids[blockIdx.x];
   const int np = ns * ns, nc = static_cast<int>(s.num_channels);
@@ -120,6 +130,14 @@ __global__ void __launch_bounds__(kThreads)
   for (int k = 0; k < PPT; ++k) {
     const int p = threadIdx.x + k * kThreads;
     if (p >= np) continue;
+    if (aterms != nullptr) {  // A_p^H X A_q
+      const Complex<T>* ap = aterm_at(aterms, aterm_stations, s.aterm_index, s.station1, np, p);
+      const Complex<T>* aq = aterm_at(aterms, aterm_stations, s.aterm_index, s.station2, np, p);
+      if constexpr (NPOL == 4)
+        aterm_adjoint(ap, aq, acc[k]);
+      else
+        acc[k][0] = conj(ap[0]) * acc[k][0] * aq[0];
+    }
     const T ts = taper_sign[p];
 #pragma unroll
     for (int q = 0; q < NPOL; ++q)
@@ -134,6 +152,7 @@ __global__ void __launch_bounds__(kThreads)
     degridder_kernel(const DevSubgrid* __restrict__ subgrids, const double* __restrict__ uvw,
                      const double* __restrict__ freq, int nchan_total, int ns, T width_lm,
                      const T* __restrict__ taper_sign, const Complex<T>* __restrict__ sub,
+                     const Complex<T>* __restrict__ aterms, int aterm_stations,
                      Complex<T>* __restrict__ vis) {
   __shared__ Complex<T> shs[kPixChunk * NPOL];
   __shared__ T shl[kPixChunk], shm[kPixChunk], shn[kPixChunk];
@@ -169,11 +188,22 @@ __global__ void __launch_bounds__(kThreads)
         const int p = p0 + j;
         pixel_lmn<T>(p % ns, p / ns, ns, width_lm, &shl[j], &shm[j], &shn[j]);
         const T ts = taper_sign[p];
+        Complex<T> x[NPOL];
 #pragma unroll
         for (int q = 0; q < NPOL; ++q) {
-          const Complex<T> x = sub[(std::size_t(blockIdx.x) * NPOL + q) * np + p];
-          shs[j * NPOL + q] = {x.re * ts, x.im * ts};
+          const Complex<T> y = sub[(std::size_t(blockIdx.x) * NPOL + q) * np + p];
+          x[q] = {y.re * ts, y.im * ts};
         }
+        if (aterms != nullptr) {  // A_p X A_q^H
+          const Complex<T>* ap = aterm_at(aterms, aterm_stations, s.aterm_index, s.station1, np, p);
+          const Complex<T>* aq = aterm_at(aterms, aterm_stations, s.aterm_index, s.station2, np, p);
+          if constexpr (NPOL == 4)
+            aterm_apply(ap, aq, x);
+          else
+            x[0] = ap[0] * x[0] * conj(aq[0]);
+        }
+#pragma unroll
+        for (int q = 0; q < NPOL; ++q) shs[j * NPOL + q] = x[q];
       }
       __syncthreads();
       if (valid) {

@@ -1,7 +1,8 @@
 // GPU tests of the CUDA IDG back end (label gpu; skipped without a CUDA device): gridding and
 // degridding element by element against the CPU back end, with the grid on the GPU and in the
 // hybrid host-grid scheme, in double (1e-10) and single precision (vs the CPU in double:
-// 1e-4 of the largest value), and the GPU single-precision dirty image against the DFT.
+// 1e-4 of the largest value), with A-terms, and the GPU single-precision dirty image against
+// the DFT.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -100,6 +101,53 @@ TEST(ImagerGpu, SingleMatchesCpu) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   compare_with_cpu<float>(1, false, 1e-4);
   compare_with_cpu<float>(4, true, 1e-4);
+}
+
+// Direction-dependent A-terms (2 intervals, 4 polarisations), device and host grid.
+TEST(ImagerGpu, ATermsMatchCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  auto v = make_tracks<double>(8, 16, 4, 1500.0, 100e6, 1e6, 4, 0.8, 9);
+  set_point_sources(v, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
+  const GridGeometry g = geometry(64, 2.0, 80);
+  PlanOptions opt;
+  opt.aterm_interval_s = 80.0;
+  PlanInput in = plan_input(v);
+  in.station1 = v.station1;
+  in.station2 = v.station2;
+  const Plan plan = make_plan(g, in, v.weight, opt);
+  ATerms<double> a;
+  a.num_stations = 8;
+  a.num_intervals = 2;
+  a.subgrid_size = 32;
+  a.values.resize(std::size_t(8) * 2 * 32 * 32 * 4);
+  for (std::size_t i = 0; i < a.values.size(); ++i)
+    a.values[i] = {(i % 4 == 0 || i % 4 == 3 ? 1.0 : 0.1) + 0.2 * std::cos(0.37 * i),
+                   0.15 * std::sin(0.23 * i)};
+  const Taper taper(TaperType::KaiserBessel, 7);
+  auto cpu = make_cpu_backend<double>();
+  cpu->set_aterms(&a);
+  const auto ref = idg_image(g, taper, plan, v, *cpu);
+  std::vector<Complex<double>> model(4 * 64 * 64, Complex<double>{0, 0});
+  for (int q = 0; q < 4; ++q) model[q * 64 * 64 + 30 * 64 + 41] = {1.0, 0.2};
+  auto vc = v;
+  idg_predict(g, taper, plan, model, vc, *cpu);
+  for (bool host_grid : {false, true}) {
+    CudaIdgOptions o;
+    o.force_host_grid = host_grid;
+    auto gpu = make_cuda_backend<double>(o);
+    gpu->set_aterms(&a);
+    const auto out = idg_image(g, taper, plan, v, *gpu);
+    double scale = 0;
+    EXPECT_LT(max_diff(out, ref, &scale), 1e-10 * scale) << "host grid " << host_grid;
+    auto vg = v;
+    idg_predict(g, taper, plan, model, vg, *gpu);
+    double dv = 0, sv = 0;
+    for (std::size_t k = 0; k < vg.vis.size(); ++k) {
+      dv = std::max(dv, std::hypot(vg.vis[k].re - vc.vis[k].re, vg.vis[k].im - vc.vis[k].im));
+      sv = std::max(sv, std::hypot(vc.vis[k].re, vc.vis[k].im));
+    }
+    EXPECT_LT(dv, 1e-10 * sv) << "host grid " << host_grid;
+  }
 }
 
 TEST(ImagerGpu, SingleDirtyImageMatchesDft) {
