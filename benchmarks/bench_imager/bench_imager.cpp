@@ -109,11 +109,6 @@ GridGeometry geometry(const Options& o, double max_uv_lambda) {
   return g;
 }
 
-struct Bound {
-  double vis_pixel_per_s = 0;  // gridder
-  std::string device;
-};
-
 template <typename T>
 void bench(const Options& o, const std::string& device) {
   const int times = device == "cpu" ? o.cpu_times : o.times;
@@ -122,8 +117,11 @@ void bench(const Options& o, const std::string& device) {
   for (const auto& u : v.uvw_m) max_uv = std::max(max_uv, std::hypot(u[0], u[1]));
   max_uv *= v.freq_hz.back() / 299792458.0;
   const GridGeometry g = geometry(o, max_uv);
+  const auto tp = std::chrono::steady_clock::now();
   const Plan plan = make_plan(
       g, {v.num_rows, v.num_channels, v.uvw_m, v.time_s, v.baseline, v.freq_hz}, v.weight);
+  const double plan_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - tp).count();
   std::size_t slots = 0;  // visibility slots the kernels process (rows x channels per subgrid)
   for (const auto& s : plan.subgrids) slots += std::size_t(s.num_rows) * s.num_channels;
   const Taper taper(TaperType::KaiserBessel, 7);
@@ -142,6 +140,7 @@ void bench(const Options& o, const std::string& device) {
                          {"visibilities", plan.num_gridded},
                          {"outside", plan.num_outside},
                          {"subgrids", plan.subgrids.size()},
+                         {"plan_seconds", plan_seconds},
                          {"mean_visibilities_per_subgrid", double(slots) / plan.subgrids.size()}};
   std::unique_ptr<IdgBackend<T>> backend;
   double lanes = 0, mufu = 16, sms = 0, clock_hz = 0;
