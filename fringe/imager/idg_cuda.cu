@@ -206,6 +206,23 @@ class CudaBackend final : public IdgBackend<T> {
       for (int x = 0; x < ns; ++x)
         ts[y * ns + x] =
             T(((x + y) & 1 ? -1.0 : 1.0) * taper((x - 0.5 * ns) / ns) * taper((y - 0.5 * ns) / ns));
+    {
+      // The visibilities of a call live on the GPU whole: a clear error when they cannot.
+      std::size_t free_b = 0, total_b = 0;
+      FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+      const std::size_t vis_bytes = vis.vis.size() * sizeof(Complex<T>) +
+                                    vis.weight.size() * sizeof(float) +
+                                    vis.num_rows * 3 * sizeof(double);
+      const std::size_t held = d_vis_.capacity() * sizeof(Complex<T>) +
+                               d_weight_.capacity() * sizeof(float) +
+                               d_uvw_.capacity() * sizeof(double);
+      if (vis_bytes > free_b + held)
+        throw Error("imager (CUDA): the visibilities of this run need " +
+                    std::to_string(vis_bytes >> 20) + " MiB of GPU memory, " +
+                    std::to_string((free_b + held) >> 20) +
+                    " MiB are free; use the CPU (image/use_gpus = false) or select fewer "
+                    "times or channels");
+    }
     Event e_in0, e_in1;
     FRINGE_CUDA_CHECK(cudaEventRecord(e_in0.get(), streams_[0]));
     d_meta_.resize(nsub);
