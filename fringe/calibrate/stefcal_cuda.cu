@@ -55,10 +55,10 @@ struct StefcalCuda<T>::Impl {
   int n = 0;
   int blocks = 0;
   int warps_per_row = 1;
-  DeviceBuffer<Complex<T>> a, buf0, buf1, out;
+  DeviceBuffer<Complex<T>> a, buf0, buf1, buf2, out;
   DeviceBuffer<T> b;
   DeviceBuffer<double> norms;
-  DeviceBuffer<int> decision, done, running;
+  DeviceBuffer<int> stop_iteration, running;
   DeviceBuffer<StefcalMonitor> monitors;
   DeviceBuffer<SolveStatus> status;
   cudaStream_t stream = nullptr;
@@ -95,12 +95,12 @@ StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n, int warps_per_r
   const std::size_t ng = std::size_t(n) * num_problems;
   m.buf0.allocate(ng);
   m.buf1.allocate(ng);
+  m.buf2.allocate(ng);
   m.out.allocate(ng);
-  m.norms.allocate(2 * std::size_t(num_problems));
-  m.decision.allocate(num_problems);
-  m.done.allocate(num_problems);
+  m.norms.allocate(4 * std::size_t(num_problems));
+  m.stop_iteration.allocate(num_problems);
   m.running.allocate(1);
-  m.monitors.allocate(num_problems);
+  m.monitors.allocate(2 * std::size_t(num_problems));
   m.status.allocate(num_problems);
   FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
   // Warps per receptor row: given, or (auto) the smallest of 1, 2, 4, 8 with which the rows
@@ -157,8 +157,9 @@ double StefcalCuda<T>::solve(const Complex<T>* gains0, const SolverOptions& opti
   FRINGE_CUDA_CHECK(cudaMemcpyAsync(m.buf0.ptr, gains0, ng * sizeof(Complex<T>),
                                     cudaMemcpyHostToDevice, m.stream));
   FRINGE_CUDA_CHECK(cudaMemsetAsync(m.norms.ptr, 0, m.norms.count * sizeof(double), m.stream));
-  FRINGE_CUDA_CHECK(cudaMemsetAsync(m.done.ptr, 0, m.done.count * sizeof(int), m.stream));
-  const std::vector<StefcalMonitor> monitors(std::size_t(m.num_problems));
+  FRINGE_CUDA_CHECK(
+      cudaMemsetAsync(m.stop_iteration.ptr, 0, m.stop_iteration.count * sizeof(int), m.stream));
+  const std::vector<StefcalMonitor> monitors(m.monitors.count);
   const std::vector<SolveStatus> status(std::size_t(m.num_problems));
   FRINGE_CUDA_CHECK(cudaMemcpyAsync(m.monitors.ptr, monitors.data(),
                                     monitors.size() * sizeof(StefcalMonitor),
@@ -169,22 +170,24 @@ double StefcalCuda<T>::solve(const Complex<T>* gains0, const SolverOptions& opti
   const int running = m.num_problems;
   FRINGE_CUDA_CHECK(
       cudaMemcpyAsync(m.running.ptr, &running, sizeof(int), cudaMemcpyHostToDevice, m.stream));
-  BatchArgs<T> args{m.num_problems,
-                    m.n,
-                    m.a.ptr,
-                    m.b.ptr,
-                    m.buf0.ptr,
-                    m.buf1.ptr,
-                    m.out.ptr,
-                    m.norms.ptr,
-                    m.decision.ptr,
-                    m.done.ptr,
-                    m.running.ptr,
-                    m.monitors.ptr,
-                    m.status.ptr,
-                    options.tolerance,
-                    options.max_iterations,
-                    options.stall_checks};
+  BatchArgs<T> args{};
+  args.num_problems = m.num_problems;
+  args.n = m.n;
+  args.a = m.a.ptr;
+  args.b = m.b.ptr;
+  args.buf[0] = m.buf0.ptr;
+  args.buf[1] = m.buf1.ptr;
+  args.buf[2] = m.buf2.ptr;
+  args.out = m.out.ptr;
+  args.norms = m.norms.ptr;
+  args.monitors = m.monitors.ptr;
+  args.stop_iteration = m.stop_iteration.ptr;
+  args.running = m.running.ptr;
+  args.status = m.status.ptr;
+  args.tolerance = options.tolerance;
+  args.max_iterations = options.max_iterations;
+  args.stall_checks = options.stall_checks;
+  args.warps_per_row = m.warps_per_row;
   void* params[] = {&args};
   cudaEvent_t start, stop;
   FRINGE_CUDA_CHECK(cudaEventCreate(&start));

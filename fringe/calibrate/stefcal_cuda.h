@@ -3,8 +3,10 @@
 // any problem; a team of 2, 4 or 8 warps when the batch is too small to fill the GPU) sums
 // A_pq g_q and B_pq |g_q|^2 over q with its lanes (A and B read through
 // the read-only cache, __ldg; the gains, which change every iteration, through L2, __ldcg)
-// and writes g_p; a grid-wide barrier; at even iterations the per-problem norms (atomics)
-// decide, exactly as the CPU (stefcal_math.h), between converged, stalled and averaging.
+// and writes g_p; then one grid-wide barrier per iteration. Even iterations add the
+// per-problem norms (atomics); the next iteration makes the same convergence / stall test as
+// the CPU (stefcal_math.h) in every team of the problem and reads the averaged gains
+// (g[i] + g[i-1]) / 2 from two buffers, so averaging needs no barrier of its own.
 // The whole iteration loop runs on the GPU: no host round trip per iteration. Problems that
 // have stopped idle until the last one stops. Results agree with solve_scalar (CPU) to
 // rounding (sums in another order).

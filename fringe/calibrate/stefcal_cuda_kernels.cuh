@@ -13,9 +13,6 @@
 
 namespace fringe::calibrate::cuda_detail {
 
-// Per-problem decision of an even iteration (phase 2 -> phase 3).
-enum : int { kContinue = 0, kConverged = 1, kStalled = 2, kIdle = 3, kNoData = 4, kLast = 5 };
-
 // Loads of a complex value: through the read-only cache (A: constant for the whole kernel)
 // or through L2 only (gains: rewritten every iteration, so L1 could be stale).
 __device__ __forceinline__ Complex<float> ldg_c(const Complex<float>* p) {
@@ -41,14 +38,12 @@ struct BatchArgs {
   int n;
   const Complex<T>* a;  // [problem][p][q]
   const T* b;           // [problem][p][q]
-  Complex<T>* buf0;     // gains, two buffers [problem][p]
-  Complex<T>* buf1;
-  Complex<T>* out;  // solution [problem][p]
-  double* norms;    // [problem][2]: ||g_new - g||^2, ||g_new||^2 of the current even iteration
-  int* decision;    // [problem]
-  int* done;        // [problem] 1 once stopped
-  int* running;     // problems not stopped
-  StefcalMonitor* monitors;  // [problem]
+  Complex<T>* buf[3];   // gains [problem][p]: buf[0] holds the starting point; three in rotation
+  Complex<T>* out;      // solution [problem][p]
+  double* norms;        // [2][problem][2]: ||g[i] - g[i-1]||^2, ||g[i]||^2 of even iterations
+  StefcalMonitor* monitors;  // [2][problem]: stall state before / after a check
+  int* stop_iteration;       // [problem]: iteration in which the problem stopped (0: running)
+  int* running;              // problems not stopped
   SolveStatus* status;       // [problem]
   double tolerance;
   int max_iterations;
@@ -56,6 +51,48 @@ struct BatchArgs {
   int warps_per_row;  // 1, 2, 4 or 8
 };
 
+// buf[i] by selects (a dynamic index into the kernel parameter would go through local memory).
+template <typename T>
+__device__ __forceinline__ Complex<T>* stefcal_buffer(const BatchArgs<T>& args, int i) {
+  return i == 0 ? args.buf[0] : (i == 1 ? args.buf[1] : args.buf[2]);
+}
+
+// The test of even iteration 2c (stefcal_math.h, as the CPU), made by whoever needs it: from
+// the norms of slot c & 1 and the stall state before the check (slot (c + 1) & 1). Every
+// reader computes the same result; m is the state after the check.
+struct Verdict {
+  int stop;  // 0 go on (average), else the SolveState + 1
+  double change;
+  StefcalMonitor m;
+};
+
+template <typename T>
+__device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<T>& args, int k, int c) {
+  const std::size_t slot = static_cast<std::size_t>(c & 1) * args.num_problems + k;
+  const std::size_t before = static_cast<std::size_t>((c + 1) & 1) * args.num_problems + k;
+  // Through L2: written by atomics and by other SMs.
+  const double diff2 = __ldcg(args.norms + 2 * slot), norm2 = __ldcg(args.norms + 2 * slot + 1);
+  Verdict v;
+  v.m.best = __ldcg(&args.monitors[before].best);
+  v.m.since_best = __ldcg(&args.monitors[before].since_best);
+  v.change = 0;
+  v.stop = 0;
+  if (!(norm2 > 0)) {
+    v.stop = int(SolveState::NoData) + 1;
+    return v;
+  }
+  v.change = stefcal_relative_change(diff2, norm2);
+  const int r = stefcal_check(v.m, v.change, args.tolerance, args.stall_checks);
+  if (r == 1) v.stop = int(SolveState::Converged) + 1;
+  if (r == 2) v.stop = int(SolveState::Stalled) + 1;
+  return v;
+}
+
+// One grid barrier per iteration. The averaging of Algorithm 1 is applied lazily: the
+// iteration after an even one reads (g[i] + g[i-1]) / 2 from the two buffers, and every team
+// of a problem makes the even iteration's test itself (the same numbers, so the same result);
+// the team of receptor 0 stores the stall state and the status. Buffers rotate: iteration it
+// reads buf[in] (and buf[in2] when averaging) and writes buf[out].
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<T> args) {
   const int n = args.n;
@@ -70,27 +107,56 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
   StefcalSums<T>* partial = stefcal_block_shared<T>();  // [kWarpsPerBlock]
   const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long num_threads = static_cast<long long>(gridDim.x) * blockDim.x;
-  Complex<T>* cur = args.buf0;
-  Complex<T>* nxt = args.buf1;
+  int in = 0, in2 = -1, out = 1, last_out = 0, last_it = 0;
 
   for (int it = 1; it <= args.max_iterations; ++it) {
     const bool even = (it % 2) == 0;
-    // Phase 1: a team of warps_per_row warps per receptor (problem k, receptor p) sums
-    // A_pq g_q and B_pq |g_q|^2 over q (lanes stride over q; warp shuffles, then shared
-    // memory across the team's warps); g_p = num / den. Every block runs the same number of
-    // rounds, so the block barrier is uniform.
+    const bool decide = !even && it >= 3;  // the test of even iteration it - 1
+    // A team of warps_per_row warps per receptor (problem k, receptor p) sums A_pq g_q and
+    // B_pq |g_q|^2 over q (lanes stride over q; warp shuffles, then shared memory across the
+    // team's warps); g_p = num / den. Every block runs the same number of rounds, so the
+    // block barrier is uniform.
     for (long long base = static_cast<long long>(blockIdx.x) * teams_per_block; base < total;
          base += static_cast<long long>(gridDim.x) * teams_per_block) {
       const long long w = base + team;
       const int k = static_cast<int>(w < total ? w / n : 0);
-      const bool active = w < total && !__ldcg(args.done + k);
+      const int p = static_cast<int>(w < total ? w % n : 0);
+      const int stopped = w < total ? __ldcg(args.stop_iteration + k) : 1;
+      bool active = w < total && (stopped == 0 || stopped >= it);
+      if (active && decide) {
+        const Verdict v = stefcal_verdict(args, k, (it - 1) / 2);
+        if (p == 0 && team_lane == 0) {
+          const int c = (it - 1) / 2;
+          args.monitors[static_cast<std::size_t>(c & 1) * args.num_problems + k] = v.m;
+          if (v.stop != int(SolveState::NoData) + 1) args.status[k].last_change = v.change;
+          if (v.stop) {
+            args.status[k].iterations = it - 1;
+            args.status[k].state = static_cast<SolveState>(v.stop - 1);
+            args.stop_iteration[k] = it;
+            atomicSub(args.running, 1);
+          }
+        }
+        if (v.stop) {  // the solution is g[it - 1]
+          if (team_lane == 0) args.out[w] = ldcg_c(stefcal_buffer(args, in) + w);
+          active = false;
+        }
+      }
       StefcalSums<T> s{{T(0), T(0)}, T(0)};
       if (active) {
         const std::size_t row = static_cast<std::size_t>(w) * n;
-        const Complex<T>* g = cur + static_cast<std::size_t>(k) * n;
+        const Complex<T>* g = stefcal_buffer(args, in) + static_cast<std::size_t>(k) * n;
+        if (in2 >= 0) {  // (g[i] + g[i-1]) / 2 after an even iteration i
+          const Complex<T>* g2 = stefcal_buffer(args, in2) + static_cast<std::size_t>(k) * n;
 #pragma unroll 4
-        for (int q = team_lane; q < n; q += team_threads) {
-          stefcal_accumulate(s, ldg_c(args.a + row + q), __ldg(args.b + row + q), ldcg_c(g + q));
+          for (int q = team_lane; q < n; q += team_threads) {
+            stefcal_accumulate(s, ldg_c(args.a + row + q), __ldg(args.b + row + q),
+                               stefcal_average(ldcg_c(g + q), ldcg_c(g2 + q)));
+          }
+        } else {
+#pragma unroll 4
+          for (int q = team_lane; q < n; q += team_threads) {
+            stefcal_accumulate(s, ldg_c(args.a + row + q), __ldg(args.b + row + q), ldcg_c(g + q));
+          }
         }
       }
       for (int off = 16; off > 0; off >>= 1) {
@@ -112,79 +178,53 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
       }
       if (active && team_lane == 0) {
         const Complex<T> gn = stefcal_gain(s);
-        nxt[w] = gn;
-        if (even) {
-          const Complex<T> old = ldcg_c(cur + w);
-          atomicAdd(args.norms + 2 * k, double(abs2(gn - old)));
-          atomicAdd(args.norms + 2 * k + 1, double(abs2(gn)));
+        stefcal_buffer(args, out)[w] = gn;
+        if (even) {  // the input of an even iteration is stored as is (no averaging before)
+          const std::size_t slot = static_cast<std::size_t>((it / 2) & 1) * args.num_problems + k;
+          const Complex<T> old = ldcg_c(stefcal_buffer(args, in) + w);
+          atomicAdd(args.norms + 2 * slot, double(abs2(gn - old)));
+          atomicAdd(args.norms + 2 * slot + 1, double(abs2(gn)));
+          if (p == 0) {  // the other slot's readers are done: clear it for iteration it + 2
+            const std::size_t other =
+                static_cast<std::size_t>(((it / 2) + 1) & 1) * args.num_problems + k;
+            args.norms[2 * other] = args.norms[2 * other + 1] = 0.0;
+          }
         }
       }
     }
     stefcal_grid_sync();
-    if (!even) {
-      Complex<T>* t = cur;  // g[i] is the next input (no averaging after odd iterations)
-      cur = nxt;
-      nxt = t;
-      continue;
+    last_out = out;
+    last_it = it;
+    if (even) {  // next: odd, averaging g[it] (buf[out]) and its input g[it-1] (buf[in])
+      const int next_in = out, next_in2 = in;
+      out = 3 - out - in;
+      in = next_in;
+      in2 = next_in2;
+    } else {  // next: even, from g[it] as it is
+      in = out;
+      in2 = -1;
+      out = (out + 1) % 3;
     }
-    // Phase 2: one thread per problem decides (the same test as the CPU, stefcal_math.h).
-    for (long long k = tid; k < args.num_problems; k += num_threads) {
-      if (args.done[k]) {
-        args.decision[k] = kIdle;
-        continue;
-      }
-      // Through L2: the sums were made by atomics of other SMs (L1 may hold an old line).
-      const double diff2 = __ldcg(args.norms + 2 * k), norm2 = __ldcg(args.norms + 2 * k + 1);
-      args.norms[2 * k] = args.norms[2 * k + 1] = 0.0;
-      SolveStatus& st = args.status[k];
-      st.iterations = it;
-      int d = kContinue;
-      if (!(norm2 > 0)) {
-        d = kNoData;
-        st.state = SolveState::NoData;
-      } else {
-        st.last_change = stefcal_relative_change(diff2, norm2);
-        const int verdict =
-            stefcal_check(args.monitors[k], st.last_change, args.tolerance, args.stall_checks);
-        if (verdict == 1) {
-          d = kConverged;
-          st.state = SolveState::Converged;
-        } else if (verdict == 2) {
-          d = kStalled;
-          st.state = SolveState::Stalled;
-        } else if (it == args.max_iterations) {
-          d = kLast;
-          st.state = SolveState::MaxIterations;
-        }
-      }
-      args.decision[k] = d;
-      if (d != kContinue) {
-        args.done[k] = 1;
-        atomicSub(args.running, 1);
-      }
-    }
-    stefcal_grid_sync();
-    // Phase 3: average (g[i] + g[i-1]) / 2 into the next input, or keep g[i] as the solution.
-    for (long long i = tid; i < total; i += num_threads) {
-      const int d = __ldcg(args.decision + i / n);
-      if (d == kContinue) {
-        cur[i] = stefcal_average(ldcg_c(nxt + i), ldcg_c(cur + i));
-      } else if (d != kIdle) {
-        args.out[i] = ldcg_c(nxt + i);
-      }
-    }
-    stefcal_grid_sync();
-    if (*static_cast<volatile int*>(args.running) == 0) break;
+    // Problems stop only in odd iterations, and the next iteration (even) changes nothing, so
+    // every thread reads the same count here (after an even one, a thread already in the
+    // next, odd, iteration could be counting down).
+    if (!even && *static_cast<volatile int*>(args.running) == 0) break;
   }
-  // Problems still running after an odd last iteration: the solution is that update.
+  // Problems still running after the last iteration: its output is the solution; after an
+  // even last iteration its test still decides converged / stalled / no data / max.
   for (long long i = tid; i < total; i += num_threads) {
-    const long long k = i / n;
-    if (!__ldcg(args.done + k)) {
-      args.out[i] = ldcg_c(cur + i);
-      if (i % n == 0) {
-        args.status[k].iterations = args.max_iterations;
-        args.status[k].state = SolveState::MaxIterations;
+    const int k = static_cast<int>(i / n);
+    if (__ldcg(args.stop_iteration + k) != 0) continue;
+    args.out[i] = ldcg_c(stefcal_buffer(args, last_out) + i);
+    if (i % n == 0) {
+      SolveState state = SolveState::MaxIterations;
+      if (last_it % 2 == 0) {
+        const Verdict v = stefcal_verdict(args, k, last_it / 2);
+        if (v.stop) state = static_cast<SolveState>(v.stop - 1);
+        if (v.stop != int(SolveState::NoData) + 1) args.status[k].last_change = v.change;
       }
+      args.status[k].iterations = last_it;
+      args.status[k].state = state;
     }
   }
 }

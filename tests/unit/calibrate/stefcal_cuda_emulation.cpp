@@ -100,29 +100,31 @@ void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, c
                                  const SolverOptions& options, int warps_per_row, int blocks) {
   using namespace cuda_detail;
   const std::size_t ng = std::size_t(n) * num_problems;
-  std::vector<Complex<T>> buf0(gains, gains + ng), buf1(ng), out(ng);
-  std::vector<double> norms(2 * std::size_t(num_problems), 0.0);
-  std::vector<int> decision(num_problems, 0), done(num_problems, 0);
+  std::vector<Complex<T>> buf0(gains, gains + ng), buf1(ng), buf2(ng), out(ng);
+  std::vector<double> norms(4 * std::size_t(num_problems), 0.0);
+  std::vector<int> stop_iteration(num_problems, 0);
   int running = num_problems;
-  std::vector<StefcalMonitor> monitors(num_problems);
+  std::vector<StefcalMonitor> monitors(2 * std::size_t(num_problems));
   std::vector<SolveStatus> st(num_problems);
-  BatchArgs<T> args{num_problems,
-                    n,
-                    a,
-                    b,
-                    buf0.data(),
-                    buf1.data(),
-                    out.data(),
-                    norms.data(),
-                    decision.data(),
-                    done.data(),
-                    &running,
-                    monitors.data(),
-                    st.data(),
-                    options.tolerance,
-                    options.max_iterations,
-                    options.stall_checks,
-                    warps_per_row};
+  // Filled field by field, as stefcal_cuda.cu does.
+  BatchArgs<T> args{};
+  args.num_problems = num_problems;
+  args.n = n;
+  args.a = a;
+  args.b = b;
+  args.buf[0] = buf0.data();
+  args.buf[1] = buf1.data();
+  args.buf[2] = buf2.data();
+  args.out = out.data();
+  args.norms = norms.data();
+  args.monitors = monitors.data();
+  args.stop_iteration = stop_iteration.data();
+  args.running = &running;
+  args.status = st.data();
+  args.tolerance = options.tolerance;
+  args.max_iterations = options.max_iterations;
+  args.stall_checks = options.stall_checks;
+  args.warps_per_row = warps_per_row;
   std::barrier<> grid(static_cast<std::ptrdiff_t>(blocks) * kBlockThreads);
   std::vector<std::unique_ptr<emu::Block>> block_state;
   for (int bk = 0; bk < blocks; ++bk) {

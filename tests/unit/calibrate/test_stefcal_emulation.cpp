@@ -81,6 +81,12 @@ TEST(StefcalCudaEmulation, ConvergesAsTheCpu) {
   o.tolerance = 1e-8;
   const Batch scalar = make_batch(2, 12, GainType::Scalar, 0.01, 90);
   expect_emulated_equals_cpu(scalar, 2, o, 1, 1);
+  // max_iterations = the iteration that converges: the kernel's test after its loop.
+  std::vector<Complex<double>> g(std::size_t(scalar.n), {1, 0});
+  const SolveStatus s = solve_scalar(scalar.n, scalar.a.data(), scalar.b.data(), g.data(), o);
+  ASSERT_EQ(s.state, SolveState::Converged);
+  o.max_iterations = s.iterations;
+  expect_emulated_equals_cpu(scalar, 1, o, 2, 1);
 }
 
 TEST(StefcalCudaEmulation, FixedOddIterationCount) {
