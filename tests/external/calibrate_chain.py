@@ -12,6 +12,7 @@
    expected statistical error sigma / sqrt(sum_q |g_q M_pq|^2) (within 35 % in mean square,
    16 stations x 2 pols x 12 cells) and the RMS of CORRECTED_DATA - MODEL_DATA in XX and YY is
    the least-squares residual level sigma sqrt(1 - (2N - 1) / (N (N - 1))) (within 10 %).
+--use-gpus runs both apps on GPUs (for the GPU machine; the CTest registration uses the CPU).
 Exit 77 (skip) without python-casacore or numpy.
 """
 import argparse
@@ -34,13 +35,13 @@ def write(path, text):
         f.write(text)
 
 
-def sim_ini(workdir, noise):
+def sim_ini(workdir, noise, gpus):
     text = f"""[General]
 app=sim_interferometer
 version=0.1.0
 
 [simulator]
-use_gpus=false
+use_gpus={gpus}
 
 [sky]
 oskar_sky_model/file={ROOT}/tests/integration/data/sky.osm
@@ -78,7 +79,7 @@ noise/rms/end=0.05
     return path
 
 
-def cal_ini(workdir):
+def cal_ini(workdir, gpus):
     path = os.path.join(workdir, "cal.ini")
     write(path, f"""[General]
 app=calibrate
@@ -90,7 +91,7 @@ gain_type=Diagonal
 solution_interval_times=1
 channels_per_solution=1
 tolerance=1e-10
-use_gpus=false
+use_gpus={gpus}
 """)
     return path
 
@@ -132,13 +133,16 @@ def check(args, noise):
     workdir = os.path.join(args.workdir, "noise" if noise else "clean")
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
-    run([args.sim, "-q", sim_ini(workdir, noise)])
+    gpus = "true" if args.use_gpus else "false"
+    run([args.sim, "-q", sim_ini(workdir, noise, gpus)])
     ms_path = os.path.join(workdir, "chain.ms")
     true_path = ms_path + ".true_gains"
     for p in (true_path, true_path + ".csv"):
         if not os.path.exists(p):
             raise SystemExit(f"FAIL: {p} was not written")
-    log = run([args.cal, cal_ini(workdir)])
+    log = run([args.cal, cal_ini(workdir, gpus)])
+    if args.use_gpus and "Calibration summary (gpu" not in log:
+        raise SystemExit("FAIL: --use-gpus given but calibrate did not solve on a GPU\n" + log)
     ms = pt.table(ms_path, ack=False)
     for col in ("DATA", "MODEL_DATA", "CORRECTED_DATA"):
         if col not in ms.colnames():
@@ -231,6 +235,8 @@ def main():
     ap.add_argument("--sim", required=True)
     ap.add_argument("--cal", required=True)
     ap.add_argument("--workdir", required=True)
+    ap.add_argument("--use-gpus", action="store_true",
+                    help="simulate and calibrate on GPUs (simulator/use_gpus, calibrate/use_gpus)")
     args = ap.parse_args()
     require_casacore()
     check(args, noise=False)
