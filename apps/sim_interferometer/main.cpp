@@ -4,6 +4,7 @@
 // each stage and the output path; the settings and the log go into the MS HISTORY table.
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,10 +13,13 @@
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
 #include "fringe/core/timer.h"
+#include "fringe/imager/imager.h"
+#include "fringe/io/ms/ms_path.h"
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/ini.h"
 #include "fringe/settings/settings.h"
+#include "fringe/sim/imager_settings.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/models.h"
 #include "fringe/sim/simulation_config.h"
@@ -163,6 +167,15 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   summarise(s, log);
   const fringe::sim::SimulationConfig config = make_config(s);
   log_simulation_plan(config, log);
+  // The optional imaging step is configured (and its settings checked) before any work.
+  std::optional<fringe::imager::ImagerConfig> imaging;
+  if (s.get_bool("interferometer/image_output")) {
+    try {
+      imaging = fringe::sim::imager_config(s, fringe::io::ms_output_path(config.ms_path));
+    } catch (const fringe::Error& e) {
+      throw fringe::settings::InputError(e);
+    }
+  }
 
   fringe::sky::SkyModel sky;
   fringe::telescope::TelescopeModel tel;
@@ -209,6 +222,17 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
       fringe::sim::simulate_interferometer(config, std::move(sky), tel, context);
   log.info("Measurement Set: " + result.ms_path + " (" + std::to_string(result.num_rows) +
            " rows)");
+  if (imaging) {
+    log.info("Imaging " + result.ms_path + " (interferometer/image_output)...");
+    fringe::Timer t;
+    t.start();
+    const fringe::imager::ImagerResult images = fringe::imager::run(
+        *imaging, options.quiet ? fringe::ProgressCallback{} : bar.callback(), &log);
+    bar.finish();
+    log.info("Imaged " + std::to_string(images.num_gridded) + " visibilities on " + images.device +
+             " in " + format_number(t.seconds()) + " s:");
+    for (const auto& f : images.files) log.info("  " + f);
+  }
 }
 
 }  // namespace

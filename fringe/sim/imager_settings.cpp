@@ -37,9 +37,10 @@ int positive_or_auto(const settings::Settings& s, const std::string& key) {
 
 }  // namespace
 
-imager::ImagerConfig imager_config(const settings::Settings& s) {
+imager::ImagerConfig imager_config(const settings::Settings& s, const std::string& default_input) {
   imager::ImagerConfig c;
   c.input_ms = s.get_path_list("image/input_vis_data");
+  if (c.input_ms.empty() && !default_input.empty()) c.input_ms = {default_input};
   if (c.input_ms.empty())
     throw Error::in_setting("image/input_vis_data", "", "expected one or more Measurement Sets");
   for (const auto& p : c.input_ms) {
