@@ -35,6 +35,7 @@ cal::CalibrateMsConfig make_config(const Settings& s) {
   }
   c.data_column = s.get(k + "data_column");
   c.model_column = s.get(k + "model_column");
+  c.sky_model_path = s.get_path(k + "sky_model_file");
   const std::string type = s.get_option(k + "gain_type");
   if (type == "Scalar") {
     c.options.type = cal::GainType::Scalar;
@@ -91,9 +92,10 @@ void run(Settings& s, Logger& log) {
            std::to_string(r.num_flagged_station_cells));
   log.info("  residual RMS |DATA - G MODEL G^H|: before " + format_number(r.rms_before) +
            " Jy, after " + format_number(r.rms_after) + " Jy");
-  log.info("  time: read " + format_number(r.read_sec) + " s, reorder " +
-           format_number(r.reorder_sec) + " s, solve " + format_number(r.solve_sec) + " s, write " +
-           format_number(r.write_sec) + " s, total " + format_number(wall) + " s");
+  log.info("  time: read " + format_number(r.read_sec) + " s, predict " +
+           format_number(r.predict_sec) + " s, reorder " + format_number(r.reorder_sec) +
+           " s, solve " + format_number(r.solve_sec) + " s, write " + format_number(r.write_sec) +
+           " s, total " + format_number(wall) + " s");
   log.info("Gains: " + r.gains_path + " and " + r.gains_path + ".csv");
   if (config.write_corrected) log.info("CORRECTED_DATA written to " + config.ms_path);
   if (r.num_max_iterations > 0) {

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <array>
 #include <optional>
 
+#include "fringe/calibrate/sky_predict.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/io/ms/gain_table.h"
@@ -101,12 +103,13 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     throw setting_error("calibrate/data_column", c.data_column,
                         "the Measurement Set '" + path + "' has no column " + c.data_column);
   }
-  if (!ms.has_column(c.model_column)) {
+  const bool predict_model = !c.sky_model_path.empty();
+  if (!predict_model && !ms.has_column(c.model_column)) {
     throw setting_error("calibrate/model_column", c.model_column,
                         "the Measurement Set '" + path + "' has no column " + c.model_column +
-                            " and no sky model can be given (predicting the model is not "
-                            "supported yet): write the model into the MS first, e.g. with "
-                            "sim_interferometer and interferometer/gain_corruption/enable=true");
+                            " and no sky model is given (calibrate/sky_model_file): write the "
+                            "model into the MS (e.g. sim_interferometer with "
+                            "interferometer/gain_corruption/enable=true) or give a sky model");
   }
   const int nst = ms.num_stations(), nchan = ms.num_channels(), npol = ms.num_pols();
   if (npol != 1 && npol != 4) {
@@ -132,6 +135,16 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   const int ngroups = (nchan + csol - 1) / csol;
   const std::vector<double> freqs = ms.channel_frequencies_hz();
   const double interval0 = nrows > 0 ? ms.read_interval(0, 1)[0] : 0.0;
+  std::optional<SkyPredictor> predictor;
+  if (predict_model) {
+    Stopwatch sw(res.predict_sec);
+    const std::array<double, 2> centre = ms.phase_centre_rad();
+    predictor.emplace(c.sky_model_path, centre[0], centre[1], freqs, npol);
+    if (log) {
+      log->info("Model: " + std::to_string(predictor->num_sources()) + " point source(s) from " +
+                c.sky_model_path + " (no station beam)");
+    }
+  }
 
   io::GainTable table;
   table.gain_type = gain_type_name(c.options.type);
@@ -159,11 +172,21 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     {
       Stopwatch sw(res.read_sec);
       data = ms.read_data(r0, nr, c.data_column);
-      model = ms.read_data(r0, nr, c.model_column);
+      if (!predict_model) model = ms.read_data(r0, nr, c.model_column);
       flag = ms.read_flag(r0, nr);
       weight = ms.read_weight(r0, nr);
       ant1 = ms.read_antenna1(r0, nr);
       ant2 = ms.read_antenna2(r0, nr);
+    }
+    if (predictor) {
+      Stopwatch sw(res.predict_sec);
+      const std::vector<std::array<double, 3>> uvw = ms.read_uvw(r0, nr);
+      model.assign(data.size(), Complex<float>{0, 0});
+      for (int t = t0; t < t1; ++t) {
+        const std::size_t off = time_start[t] - r0, count = time_start[t + 1] - time_start[t];
+        predictor->predict_time(nst, ant1.data() + off, ant2.data() + off, uvw.data() + off, count,
+                                model.data() + off * std::size_t(nchan) * npol);
+      }
     }
     // Cells: (row, channel) samples of each channel group; autocorrelations left out.
     std::vector<CalCell<T>> cells(static_cast<std::size_t>(ngroups));

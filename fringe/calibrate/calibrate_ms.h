@@ -1,10 +1,11 @@
 // Calibration of a Measurement Set (apps/calibrate, docs/calibration.md): reads the data and
-// model columns per solution interval, builds one cell per (interval, channel group), solves
-// them with StEFCal (Scalar and Diagonal: normal equations solved as one batch per interval
-// on a GPU when asked and available, else OpenMP on the CPU; Full-Jones: CPU), and writes
-// the gain table (+ CSV) and CORRECTED_DATA = G_p^-1 DATA G_q^-H (rows of unsolved stations
-// flagged). Rows must be in time order (as every fringe and OSKAR MS is); autocorrelations
-// are corrected but not used for solving. Errors name the MS, the column or the setting.
+// model columns (or predicts the model from a sky model, sky_predict.h) per solution interval,
+// builds one cell per (interval, channel group), solves them with StEFCal (Scalar and Diagonal:
+// normal equations solved as one batch per interval on a GPU when asked and available, else OpenMP
+// on the CPU; Full-Jones: CPU), and writes the gain table (+ CSV) and CORRECTED_DATA = G_p^-1 DATA
+// G_q^-H (rows of unsolved stations flagged). Rows must be in time order (as every fringe and OSKAR
+// MS is); autocorrelations are corrected but not used for solving. Errors name the MS, the column
+// or the setting.
 #pragma once
 
 #include <string>
@@ -18,6 +19,7 @@ struct CalibrateMsConfig {
   std::string ms_path;
   std::string data_column = "DATA";
   std::string model_column = "MODEL_DATA";
+  std::string sky_model_path;  // non-empty: model predicted from this sky model (sky_predict.h)
   CalOptions options;
   int times_per_solution = 1;     // 0 = all times
   int channels_per_solution = 0;  // 0 = all channels
@@ -37,7 +39,7 @@ struct CalibrateMsResult {
   int num_flagged_station_cells = 0;     // (cell, station) pairs not solved
   double rms_before = 0, rms_after = 0;  // weighted over every cell (Jy)
   // Wall-clock seconds of each stage.
-  double read_sec = 0, reorder_sec = 0, solve_sec = 0, write_sec = 0;
+  double read_sec = 0, predict_sec = 0, reorder_sec = 0, solve_sec = 0, write_sec = 0;
 };
 
 CalibrateMsResult calibrate_ms(const CalibrateMsConfig& config, Logger* log);
