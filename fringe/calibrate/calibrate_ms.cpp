@@ -2,9 +2,9 @@
 #include "fringe/calibrate/calibrate_ms.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
-#include <array>
 #include <optional>
 
 #include "fringe/calibrate/sky_predict.h"
