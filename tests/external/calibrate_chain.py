@@ -24,9 +24,13 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
-
 from ms_test_util import SKIP, require_casacore
+
+try:
+    import numpy as np
+except ImportError:
+    print("SKIP: numpy is not installed")
+    sys.exit(SKIP)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
