@@ -8,14 +8,21 @@
 //
 // One JSON line per routine (gridding, degridding) and device (cpu, gpu): visibilities (rows x
 // channels, each with 4 polarisations), seconds of the routine (gridder kernel + subgrid FFT +
-// adder, or splitter + subgrid FFT + degridder kernel; plus host<->device copies of the
-// visibilities and the grid on the GPU, reported separately), vis_per_s (routine, without the
-// copies) and, on the GPU, the kernel's own rate and its roofline fraction:
-//   per visibility and subgrid pixel the gridder issues 1 sincos (2 MUFU operations:
-//   __sincosf) and 17 FP32 instructions (1 phase FMA, 16 for 4 complex multiply-adds); the
-//   bound is SMs x clock / max(17 / FP32 lanes, 2 / 16 MUFU lanes) vis-pixels per second
-//   (lanes per SM from the compute capability; 16 MUFU). The degridder's count is the same
-//   plus 6 FMAs for the two dot products per pixel (23).
+// adder, or splitter + subgrid FFT + degridder kernel; host<->device copies of the
+// visibilities and the grid are reported separately as transfer_seconds) and vis_per_s. On the
+// GPU `seconds` is the GPU time of all batches with the back end's two streams overlapping
+// (CudaIdgTimings::compute, median of --repeats calls); kernel_seconds, fft_seconds and
+// adder_seconds come from one more call with a single stream, where each step's events time it
+// alone (serial_seconds is their sum), and give the kernel's own rate and its roofline
+// fraction:
+//   per visibility and subgrid pixel the gridder and the degridder need 1 sincos (2 MUFU
+//   operations: __sincosf) and 17 FP32 FMAs (1 for the phase, 16 for 4 complex multiply-adds;
+//   the per-row dot products are shared by the row's channels and left out); the bound is
+//   SMs x clock / max(17 / FP32 lanes, 2 / 16 MUFU lanes) vis-pixels per second (lanes per SM
+//   from the compute capability; 16 MUFU; clock: the maximum SM clock the driver reports).
+//   The kernels also issue one FMUL per sincos (__sincosf's scaling by 1/(2 pi)) and some
+//   shared-memory loads, so about 20 of 17 counted instructions: an SM that issues one
+//   instruction per clock per scheduler reaches at most ~0.85 of this bound.
 // Without a GPU the gpu lines say "skipped".
 // Usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C] [--grid G]
 //                     [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]
@@ -61,6 +68,7 @@ struct Options {
   int repeats = 3;
   std::string device = "both";
   bool double_precision = false;
+  bool plan_only = false;
 };
 
 template <typename T>
@@ -126,7 +134,6 @@ void bench(const Options& o, const std::string& device) {
   for (const auto& s : plan.subgrids) slots += std::size_t(s.num_rows) * s.num_channels;
   const Taper taper(TaperType::KaiserBessel, 7);
   const std::size_t gsize = std::size_t(4) * g.grid_size * g.grid_size;
-  std::vector<Complex<T>> grid(gsize);
   nlohmann::json base = {{"bench", "imager"},
                          {"device", device},
                          {"precision", sizeof(T) == 4 ? "single" : "double"},
@@ -142,10 +149,33 @@ void bench(const Options& o, const std::string& device) {
                          {"subgrids", plan.subgrids.size()},
                          {"plan_seconds", plan_seconds},
                          {"mean_visibilities_per_subgrid", double(slots) / plan.subgrids.size()}};
+  {
+    // How full the subgrids are: quartiles of rows and of visibility slots per subgrid.
+    std::vector<std::size_t> rows, vis;
+    for (const auto& s : plan.subgrids) {
+      rows.push_back(s.num_rows);
+      vis.push_back(std::size_t(s.num_rows) * s.num_channels);
+    }
+    std::sort(rows.begin(), rows.end());
+    std::sort(vis.begin(), vis.end());
+    auto q = [](const std::vector<std::size_t>& x, double f) {
+      return x.empty() ? std::size_t(0) : x[std::size_t(f * double(x.size() - 1))];
+    };
+    base["rows_per_subgrid_quartiles"] = {q(rows, 0), q(rows, 0.25), q(rows, 0.5), q(rows, 0.75),
+                                          q(rows, 1)};
+    base["vis_per_subgrid_quartiles"] = {q(vis, 0), q(vis, 0.25), q(vis, 0.5), q(vis, 0.75),
+                                         q(vis, 1)};
+  }
+  if (o.plan_only) {
+    std::cout << base.dump() << std::endl;
+    return;
+  }
+  std::vector<Complex<T>> grid(gsize);
   std::unique_ptr<IdgBackend<T>> backend;
   double lanes = 0, mufu = 16, sms = 0, clock_hz = 0;
 #ifdef FRINGE_IMAGER_CUDA
   CudaIdgTimings tm;
+  std::unique_ptr<IdgBackend<T>> serial;  // one stream: per-step timings
 #endif
   if (device == "cpu") {
     backend = make_cpu_backend<T>();
@@ -155,6 +185,8 @@ void bench(const Options& o, const std::string& device) {
     CudaIdgOptions opt;
     opt.timings = &tm;
     backend = make_cuda_backend<T>(opt);
+    opt.num_streams = 1;
+    serial = make_cuda_backend<T>(opt);
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, 0);
     int clock_khz = 0;
@@ -168,19 +200,20 @@ void bench(const Options& o, const std::string& device) {
   }
   for (const char* routine : {"gridding", "degridding"}) {
     const bool gridding = std::string(routine) == "gridding";
-    std::vector<double> wall, kern, fft, add, xfer;
+    std::vector<double> wall, compute, xfer;
+    auto call = [&](IdgBackend<T>& b) {
+      if (gridding)
+        b.grid(g, taper, plan.subgrids, v, grid.data());
+      else
+        b.degrid(g, taper, plan.subgrids, grid.data(), v);
+    };
     for (int r = 0; r < o.repeats; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      if (gridding)
-        backend->grid(g, taper, plan.subgrids, v, grid.data());
-      else
-        backend->degrid(g, taper, plan.subgrids, grid.data(), v);
+      call(*backend);
       wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 #ifdef FRINGE_IMAGER_CUDA
       if (device == "gpu") {
-        kern.push_back(tm.kernel);
-        fft.push_back(tm.fft);
-        add.push_back(tm.adder);
+        compute.push_back(tm.compute);
         xfer.push_back(tm.transfer);
       }
 #endif
@@ -196,22 +229,27 @@ void bench(const Options& o, const std::string& device) {
       j["seconds"] = median(wall);
       j["vis_per_s"] = plan.num_gridded / median(wall);
     } else {
-      const double k = median(kern), f = median(fft), a = median(add);
+#ifdef FRINGE_IMAGER_CUDA
+      call(*serial);  // each step timed alone
+      const double k = tm.kernel, f = tm.fft, a = tm.adder, c = median(compute);
+      j["seconds"] = c;
+      j["vis_per_s"] = plan.num_gridded / c;
+      j["transfer_seconds"] = median(xfer);
       j["kernel_seconds"] = k;
       j["fft_seconds"] = f;
       j["adder_seconds"] = a;
-      j["transfer_seconds"] = median(xfer);
-      j["seconds"] = k + f + a;
-      j["vis_per_s"] = plan.num_gridded / (k + f + a);
+      j["serial_seconds"] = tm.compute;
       j["kernel_vis_per_s"] = plan.num_gridded / k;
-      const double fma = gridding ? 17.0 : 23.0;
+      const double fma = 17.0;
       const double per_sm = std::max(fma / lanes, 2.0 / mufu);  // clocks per vis-pixel per SM
       const double bound_vis_pixel = sms * clock_hz / per_sm;
       const double achieved = double(slots) * g.subgrid_size * g.subgrid_size / k;
+      j["sm_clock_hz"] = clock_hz;
       j["bound_vis_pixel_per_s"] = bound_vis_pixel;
       j["achieved_vis_pixel_per_s"] = achieved;
       j["roofline_fraction"] = achieved / bound_vis_pixel;
       j["bound_vis_per_s"] = bound_vis_pixel / (g.subgrid_size * g.subgrid_size);
+#endif
     }
     std::cout << j.dump() << std::endl;
   }
@@ -248,6 +286,8 @@ int main(int argc, char** argv) {
       o.device = next();
     else if (a == "--double")
       o.double_precision = true;
+    else if (a == "--plan-only")
+      o.plan_only = true;
     else {
       std::cerr << "usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C]"
                    " [--grid G] [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]\n";

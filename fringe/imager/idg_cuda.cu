@@ -180,8 +180,6 @@ class CudaBackend final : public IdgBackend<T> {
     CudaDeviceGuard guard(opt_.device);
     const int ns = g.subgrid_size, npol = vis.num_pols, gs = g.grid_size;
     const std::size_t np = std::size_t(ns) * ns;
-    if (np > std::size_t(16) * kThreads)
-      throw Error("imager (CUDA): subgrids larger than 64 x 64 are not supported on GPUs");
     if (npol != 1 && npol != 4) throw Error("imager (CUDA): 1 or 4 polarisations expected");
     const std::size_t nsub = subgrids.size();
     for (const Subgrid& s : subgrids)
@@ -282,10 +280,16 @@ class CudaBackend final : public IdgBackend<T> {
       check_cufft(cufftSetStream(plans[k], streams_[k]), "cufftSetStream");
     }
     const T width = T(g.image_width_lm());
-    const int ppt = int((np + kThreads - 1) / kThreads);
-    // Staged visibilities, row terms and (at most kVisCap) channel terms: < 48 KiB in double.
-    const std::size_t smem_grid = kVisCap * sizeof(Complex<T>) + 7 * kVisCap * sizeof(T);
+    // The degridder's channels per thread: the blocked kernel when subgrids have enough
+    // channels to fill it, else one channel per thread.
+    std::uint32_t max_chan = 0;
+    for (const Subgrid& s : subgrids) max_chan = std::max(max_chan, s.num_channels);
+    const bool blocked = max_chan >= std::uint32_t(KernelConfig<T>::kChannelsPerThread);
+    const int nstreams = std::clamp(opt_.num_streams, 1, 2);
     std::vector<std::array<Event, 4>> ev((nsub + batch - 1) / batch);
+    // The routine on the GPU (all batches, both streams): from e_run0 to e_run1.
+    Event e_run0, e_run1, e_last[2];
+    FRINGE_CUDA_CHECK(cudaEventRecord(e_run0.get(), streams_[0]));
     // Hybrid gridding: the batch (first subgrid, count) whose subgrids stream k copied to
     // h_sub_[k] and that still has to be added onto the host grid.
     std::pair<std::size_t, std::size_t> pending[2] = {{0, 0}, {0, 0}};
@@ -296,19 +300,19 @@ class CudaBackend final : public IdgBackend<T> {
       pending[k] = {0, 0};
     };
     for (std::size_t b0 = 0, bi = 0; b0 < nsub; b0 += batch, ++bi) {
-      const int k = bi % 2;
+      const int k = bi % nstreams;
       cudaStream_t st = streams_[k];
       const int nb = int(std::min(batch, nsub - b0));
       const DevSubgrid* dm = d_meta_.get() + b0;
       Complex<T>* dsub = d_sub_[k].get();
-      if (bi >= 2) {
+      if (bi >= std::size_t(nstreams)) {
         FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));  // h_sub_[k] and d_sub_[k] reusable
         add_pending(k);  // hybrid gridding: the subgrids stream k copied two batches ago
       }
       auto& e = ev[bi];
       if (gridding) {
         FRINGE_CUDA_CHECK(cudaEventRecord(e[0].get(), st));
-        launch_gridder(npol, ppt, nb, smem_grid, st, dm, vis.num_channels, ns, width, dsub);
+        launch_gridder(npol, nb, st, dm, vis.num_channels, ns, width, dsub);
         FRINGE_CUDA_CHECK(cudaEventRecord(e[1].get(), st));
         check_cufft(CufftTraits<T>::exec(plans[k], dsub, CUFFT_INVERSE), "subgrid FFT");
         FRINGE_CUDA_CHECK(cudaEventRecord(e[2].get(), st));
@@ -338,14 +342,20 @@ class CudaBackend final : public IdgBackend<T> {
         FRINGE_CUDA_CHECK(cudaEventRecord(e[1].get(), st));
         check_cufft(CufftTraits<T>::exec(plans[k], dsub, CUFFT_FORWARD), "subgrid FFT");
         FRINGE_CUDA_CHECK(cudaEventRecord(e[2].get(), st));
-        launch_degridder(npol, nb, st, dm, vis.num_channels, ns, width, dsub);
+        launch_degridder(npol, blocked, nb, st, dm, vis.num_channels, ns, width, dsub);
         FRINGE_CUDA_CHECK(cudaEventRecord(e[3].get(), st));
       }
     }
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 1; k < nstreams; ++k) {
+      FRINGE_CUDA_CHECK(cudaEventRecord(e_last[k].get(), streams_[k]));
+      FRINGE_CUDA_CHECK(cudaStreamWaitEvent(streams_[0], e_last[k].get(), 0));
+    }
+    FRINGE_CUDA_CHECK(cudaEventRecord(e_run1.get(), streams_[0]));
+    for (int k = 0; k < nstreams; ++k) {
       FRINGE_CUDA_CHECK(cudaStreamSynchronize(streams_[k]));
       add_pending(k);
     }
+    tm.compute = elapsed(e_run0, e_run1);
     for (auto& p : plans) cufftDestroy(p);
     for (auto& e : ev) {
       if (gridding) {
@@ -382,35 +392,49 @@ class CudaBackend final : public IdgBackend<T> {
     if (opt_.timings) *opt_.timings = tm;
   }
 
-  void launch_gridder(int npol, int ppt, int nb, std::size_t smem, cudaStream_t st,
-                      const DevSubgrid* dm, int nchan, int ns, T width, Complex<T>* dsub) {
-#define FRINGE_GRIDDER(NPOL, PPT)                                                       \
-  gridder_kernel<T, NPOL, PPT><<<nb, kThreads, smem, st>>>(                             \
-      dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width, \
-      d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub)
-    if (npol == 4 && ppt <= 4)
-      FRINGE_GRIDDER(4, 4);
-    else if (npol == 4)
-      FRINGE_GRIDDER(4, 16);
-    else if (ppt <= 4)
-      FRINGE_GRIDDER(1, 4);
-    else
-      FRINGE_GRIDDER(1, 16);
-#undef FRINGE_GRIDDER
+  template <int NPOL>
+  void gridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
+               Complex<T>* dsub) {
+    constexpr int ppt = KernelConfig<T>::kPixelsPerThread;
+    const int np = ns * ns;
+    const dim3 blocks(nb, (np + kGridThreads * ppt - 1) / (kGridThreads * ppt));
+    gridder_kernel<T, NPOL, ppt><<<blocks, kGridThreads, gridder_smem_bytes<T>(), st>>>(
+        dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width,
+        d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
     FRINGE_CUDA_CHECK_KERNEL("imager gridder");
   }
-
-  void launch_degridder(int npol, int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns,
-                        T width, const Complex<T>* dsub) {
+  void launch_gridder(int npol, int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns,
+                      T width, Complex<T>* dsub) {
     if (npol == 4)
-      degridder_kernel<T, 4><<<nb, kThreads, 0, st>>>(dm, d_uvw_.get(), d_freq_.get(), nchan, ns,
-                                                      width, d_ts_.get(), dsub, d_aterms_ptr_,
-                                                      aterm_stations_, d_vis_.get());
+      gridder<4>(nb, st, dm, nchan, ns, width, dsub);
     else
-      degridder_kernel<T, 1><<<nb, kThreads, 0, st>>>(dm, d_uvw_.get(), d_freq_.get(), nchan, ns,
-                                                      width, d_ts_.get(), dsub, d_aterms_ptr_,
-                                                      aterm_stations_, d_vis_.get());
+      gridder<1>(nb, st, dm, nchan, ns, width, dsub);
+  }
+
+  template <int NPOL, int CPT>
+  void degridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
+                 const Complex<T>* dsub) {
+    const std::size_t smem = degridder_smem_bytes<T, NPOL>(ns * ns);
+    auto* kernel = degridder_kernel<T, NPOL, CPT>;
+    if (smem > 48 * 1024)
+      FRINGE_CUDA_CHECK(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    kernel<<<nb, kDegridThreads, smem, st>>>(dm, d_uvw_.get(), d_freq_.get(), nchan, ns, width,
+                                             d_ts_.get(), dsub, d_aterms_ptr_, aterm_stations_,
+                                             d_vis_.get());
     FRINGE_CUDA_CHECK_KERNEL("imager degridder");
+  }
+  void launch_degridder(int npol, bool blocked, int nb, cudaStream_t st, const DevSubgrid* dm,
+                        int nchan, int ns, T width, const Complex<T>* dsub) {
+    constexpr int cpt = KernelConfig<T>::kChannelsPerThread;
+    if (npol == 4 && blocked)
+      degridder<4, cpt>(nb, st, dm, nchan, ns, width, dsub);
+    else if (npol == 4)
+      degridder<4, 1>(nb, st, dm, nchan, ns, width, dsub);
+    else if (blocked)
+      degridder<1, cpt>(nb, st, dm, nchan, ns, width, dsub);
+    else
+      degridder<1, 1>(nb, st, dm, nchan, ns, width, dsub);
   }
 
   CudaIdgOptions opt_;

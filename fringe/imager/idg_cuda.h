@@ -17,12 +17,15 @@
 
 namespace fringe::imager {
 
-// Seconds spent in each step by the last grid() or degrid() call (CUDA events; kernels of
-// the two streams may overlap, so the parts can add up to more than the total).
+// Seconds spent in each step by the last grid() or degrid() call (CUDA events). With two
+// streams the steps of one batch overlap those of the other (and a step's events then also
+// count the time it waited for the other stream's kernels), so the parts can add up to more
+// than `compute`; with num_streams = 1 they are exact and add up to it.
 struct CudaIdgTimings {
   double kernel = 0.0;     // gridder or degridder kernel
   double fft = 0.0;        // batched subgrid FFTs
   double adder = 0.0;      // adder or splitter (device grid)
+  double compute = 0.0;    // all batches on the GPU: kernels, FFTs, adder/splitter (overlapped)
   double transfer = 0.0;   // host <-> device copies (visibilities, grid, host-grid subgrids)
   double total = 0.0;      // the whole call (wall clock)
   bool host_grid = false;  // the hybrid scheme was used
@@ -32,6 +35,7 @@ struct CudaIdgOptions {
   int device = 0;
   bool force_host_grid = false;  // the hybrid scheme even when the grid fits on the GPU
   int max_subgrids_per_batch = 4096;
+  int num_streams = 2;                // 1: batches one after another (exact per-step timings)
   CudaIdgTimings* timings = nullptr;  // filled by every call when set
 };
 

@@ -18,9 +18,59 @@
 
 namespace fringe::imager::cuda_kernels {
 
-constexpr int kThreads = 256;   // threads per block (gridder, degridder, adder)
-constexpr int kVisCap = 512;    // visibility values (x polarisations) staged per chunk
-constexpr int kPixChunk = 256;  // subgrid pixels staged per chunk by the degridder
+constexpr int kThreads = 256;        // threads per block: adder, splitter, checkerboard
+constexpr int kGridThreads = 128;    // threads per block: gridder
+constexpr int kDegridThreads = 128;  // threads per block: degridder
+constexpr int kVisCap = 1024;  // gridder: visibility values (x polarisations) staged per chunk
+constexpr int kRowCap = 64;    // gridder: rows staged per chunk at most
+
+// Per-precision blocking (Veenboer 2021, section 4.3: several pixels or visibilities per
+// thread so that one shared-memory read of a visibility or pixel serves many sincos/FMA
+// groups). Single precision: a gridder thread owns 8 subgrid pixels (128 threads: 1024
+// pixels, the whole of a 32 x 32 subgrid) and a degridder thread 8 channels of one row, with
+// <= 128 registers so that 4 blocks (16 warps) share an SM; double: 4 and 4 (2 blocks).
+// kPixChunk: subgrid pixels the degridder stages in shared memory at once (48 KiB with 4
+// polarisations).
+template <typename T>
+struct KernelConfig;
+template <>
+struct KernelConfig<float> {
+  static constexpr int kPixelsPerThread = 8, kChannelsPerThread = 8, kMinBlocks = 4;
+  static constexpr int kPixChunk = 1024;
+};
+template <>
+struct KernelConfig<double> {
+  static constexpr int kPixelsPerThread = 4, kChannelsPerThread = 4, kMinBlocks = 2;
+  static constexpr int kPixChunk = 512;
+};
+
+// Four values read from shared memory with one (float) or two (double) 16-byte loads.
+template <typename T>
+struct alignas(4 * sizeof(T) < 16 ? 4 * sizeof(T) : 16) Vec4 {
+  T x, y, z, w;
+};
+// The NPOL polarisations of one visibility or pixel, read with 16-byte loads where they fill
+// them (Complex<T> alone is only aligned to sizeof(T)).
+template <typename T, int NPOL>
+struct alignas(NPOL * sizeof(Complex<T>) < 16 ? NPOL * sizeof(Complex<T>) : 16) PolVec {
+  Complex<T> v[NPOL];
+};
+
+// Dynamic shared memory of the gridder: visibilities [row][chan] (kVisCap values), row terms
+// [row][2] (A_r, B_r, negated), pixel (l, m, n - 1) [k][thread], channel terms [chan].
+template <typename T>
+constexpr std::size_t gridder_smem_bytes() {
+  return kVisCap * sizeof(Complex<T>) + 2 * kRowCap * sizeof(Vec4<T>) +
+         std::size_t(kGridThreads) * KernelConfig<T>::kPixelsPerThread * sizeof(Vec4<T>) +
+         kVisCap * sizeof(T);
+}
+// Dynamic shared memory of the degridder: pixel values [pixel] and (l, m, n - 1) [pixel] of
+// one chunk of min(np, kPixChunk) pixels.
+template <typename T, int NPOL>
+constexpr std::size_t degridder_smem_bytes(int np) {
+  const int chunk = np < KernelConfig<T>::kPixChunk ? np : KernelConfig<T>::kPixChunk;
+  return std::size_t(chunk) * (sizeof(PolVec<T, NPOL>) + sizeof(Vec4<T>));
+}
 
 struct DevSubgrid {
   std::uint32_t row_begin, num_rows, chan_begin, num_channels;
@@ -36,10 +86,10 @@ __device__ __forceinline__ const Complex<T>* aterm_at(const Complex<T>* aterms, 
   return aterms + ((std::size_t(interval) * stations + station) * np + p) * 4;
 }
 
-// sincos of a phase: float: the hardware approximation (__sincosf: MUFU.SIN/COS after one
-// multiplication by 1/(2 pi); absolute error 2^-21 in [-pi, pi], growing as |x| x 6e-8 beyond,
-// i.e. < 5e-6 for the |phase| < ~70 rad that phases about a subgrid's centre reach, well below
-// the single-precision target); double: the accurate sincos.
+// sincos of a phase: float: the hardware approximation (__sincosf: one FMUL by 1/(2 pi) and
+// MUFU.SIN/COS; absolute error 2^-21 in [-pi, pi], growing as |x| x 6e-8 beyond, i.e. < 5e-6
+// for the |phase| < ~70 rad that phases about a subgrid's centre reach, well below the
+// single-precision target); double: the accurate sincos.
 __device__ __forceinline__ void phase_sincos(float x, float* s, float* c) { __sincosf(x, s, c); }
 __device__ __forceinline__ void phase_sincos(double x, double* s, double* c) { sincos(x, s, c); }
 
@@ -48,87 +98,119 @@ __device__ __forceinline__ void atomic_add(T* a, T v) {
   atomicAdd(a, v);
 }
 
-// Gridder: block = subgrid, thread = PPT pixels; rows staged in shared memory in chunks.
+// acc += x * (c + i s) as four explicit FMAs (acc.re + (x.re c - x.im s) would take an extra
+// FMUL or FADD per pair; the host emulation uses plain arithmetic).
+template <typename T>
+__device__ __forceinline__ void cmac(Complex<T>& acc, Complex<T> x, T c, T s) {
+#ifdef __CUDA_ARCH__
+  acc.re = fma(x.re, c, acc.re);
+  acc.re = fma(-x.im, s, acc.re);
+  acc.im = fma(x.re, s, acc.im);
+  acc.im = fma(x.im, c, acc.im);
+#else
+  acc.re += x.re * c;
+  acc.re -= x.im * s;
+  acc.im += x.re * s;
+  acc.im += x.im * c;
+#endif
+}
+
+// Gridder: block (blockIdx.x) = subgrid, blockIdx.y = a group of kGridThreads x PPT of its
+// pixels (one group for 32 x 32 subgrids in single precision), thread = PPT pixels
+// (p = group start + threadIdx.x + k kGridThreads). The rows of the subgrid go through shared
+// memory in chunks (weighted visibilities, the row terms A_r, B_r); per row each thread forms
+// pa = -A_r . lmn and pb = -B_r . lmn of its pixels once, and per visibility (row, channel)
+// and pixel the inner loop is one FMA (phase = pa + dk_c pb), one sincos and 4 x NPOL FMAs,
+// the visibility (NPOL values) and dk_c read from shared memory once for PPT pixels.
 template <typename T, int NPOL, int PPT>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kGridThreads, KernelConfig<T>::kMinBlocks)
     gridder_kernel(const DevSubgrid* __restrict__ subgrids, const double* __restrict__ uvw,
                    const Complex<T>* __restrict__ vis, const float* __restrict__ weight,
                    const double* __restrict__ freq, int nchan_total, int ns, T width_lm,
                    const T* __restrict__ taper_sign, const Complex<T>* __restrict__ aterms,
                    int aterm_stations, Complex<T>* __restrict__ out) {
+  using PV = PolVec<T, NPOL>;
   FRINGE_IMAGER_DYNAMIC_SHARED(smem);
+  PV* shv = reinterpret_cast<PV*>(smem);                              // [row][chan]
+  Vec4<T>* shrow = reinterpret_cast<Vec4<T>*>(shv + kVisCap / NPOL);  // [row][-A, -B]
+  Vec4<T>* shlmn = shrow + 2 * kRowCap;                               // [k][thread]
+  T* shdk = reinterpret_cast<T*>(shlmn + kGridThreads * PPT);         // [chan]
   const DevSubgrid s = subgrids[blockIdx.x];
   const int np = ns * ns, nc = static_cast<int>(s.num_channels);
-  const int rows_per_chunk = max(1, kVisCap / (nc * NPOL));
-  Complex<T>* shv = reinterpret_cast<Complex<T>*>(smem);  // [row][chan][pol]
-  T* sha = reinterpret_cast<T*>(shv + kVisCap);           // [row][3]
-  T* shb = sha + 3 * kVisCap;                             // [row][3]
-  T* shdk = shb + 3 * kVisCap;                            // [chan]
+  const int tid = threadIdx.x;
+  const int pix0 = blockIdx.y * (kGridThreads * PPT);
+  const int rows_per_chunk = min(kRowCap, max(1, kVisCap / (nc * NPOL)));
   const double f_ref = freq[subgrid_ref_channel(s.chan_begin, s.num_channels)];
 
-  T l[PPT], m[PPT], n[PPT];
-  Complex<T> acc[PPT][NPOL];
+  // (l, m, n - 1) of this thread's pixels: in shared memory (read once per row) to keep
+  // registers for the accumulators. Each thread reads only its own entries.
 #pragma unroll
   for (int k = 0; k < PPT; ++k) {
-    const int p = threadIdx.x + k * kThreads;
-    pixel_lmn<T>(p % ns, p / ns, ns, width_lm, &l[k], &m[k], &n[k]);
+    const int p = min(pix0 + tid + k * kGridThreads, np - 1);
+    Vec4<T> x{T(0), T(0), T(0), T(0)};
+    pixel_lmn<T>(p % ns, p / ns, ns, width_lm, &x.x, &x.y, &x.z);
+    shlmn[k * kGridThreads + tid] = x;
+  }
+  for (int c = tid; c < nc; c += kGridThreads)
+    shdk[c] = T(channel_dk(freq[s.chan_begin + c], f_ref));
+  Complex<T> acc[PPT][NPOL];
+#pragma unroll
+  for (int k = 0; k < PPT; ++k)
 #pragma unroll
     for (int q = 0; q < NPOL; ++q) acc[k][q] = {T(0), T(0)};
-  }
-  for (int c = threadIdx.x; c < nc; c += kThreads)
-    shdk[c] = T(channel_dk(freq[s.chan_begin + c], f_ref));
+
   for (std::uint32_t r0 = 0; r0 < s.num_rows; r0 += rows_per_chunk) {
     const int nr = min(rows_per_chunk, static_cast<int>(s.num_rows - r0));
     __syncthreads();
-    for (int i = threadIdx.x; i < nr; i += kThreads) {
+    for (int i = tid; i < nr; i += kGridThreads) {
       const std::size_t row = s.row_begin + r0 + i;
       const double u[3] = {uvw[3 * row], uvw[3 * row + 1], uvw[3 * row + 2]};
       double a[3];
       row_phase_terms(u, f_ref, s.us, s.vs, s.w0, a);
-      for (int k = 0; k < 3; ++k) {
-        sha[3 * i + k] = T(a[k]);
-        shb[3 * i + k] = T(u[k]);
-      }
+      // Negated: the gridder's phasor is exp(+i phi) = exp(-i (A . lmn + dk B . lmn)).
+      shrow[2 * i] = {T(-a[0]), T(-a[1]), T(-a[2]), T(0)};
+      shrow[2 * i + 1] = {T(-u[0]), T(-u[1]), T(-u[2]), T(0)};
     }
-    for (int i = threadIdx.x; i < nr * nc; i += kThreads) {
+    for (int i = tid; i < nr * nc; i += kGridThreads) {
       const int r = i / nc, c = i % nc;
       const std::size_t k = (s.row_begin + r0 + r) * std::size_t(nchan_total) + s.chan_begin + c;
       const float w = weight[k];
+      PV x;
+#pragma unroll
       for (int q = 0; q < NPOL; ++q) {
         const Complex<T> v = vis[k * NPOL + q];
-        shv[i * NPOL + q] =
-            w > 0.0f ? Complex<T>{v.re * T(w), v.im * T(w)} : Complex<T>{T(0), T(0)};
+        x.v[q] = w > 0.0f ? Complex<T>{v.re * T(w), v.im * T(w)} : Complex<T>{T(0), T(0)};
       }
+      shv[i] = x;
     }
     __syncthreads();
     for (int r = 0; r < nr; ++r) {
+      const Vec4<T> a = shrow[2 * r], b = shrow[2 * r + 1];
       T pa[PPT], pb[PPT];
 #pragma unroll
       for (int k = 0; k < PPT; ++k) {
-        pa[k] = sha[3 * r] * l[k] + sha[3 * r + 1] * m[k] + sha[3 * r + 2] * n[k];
-        pb[k] = shb[3 * r] * l[k] + shb[3 * r + 1] * m[k] + shb[3 * r + 2] * n[k];
+        const Vec4<T> x = shlmn[k * kGridThreads + tid];
+        pa[k] = a.x * x.x + a.y * x.y + a.z * x.z;
+        pb[k] = b.x * x.x + b.y * x.y + b.z * x.z;
       }
+      const PV* vr = shv + r * nc;
+#pragma unroll 2
       for (int c = 0; c < nc; ++c) {
         const T dk = shdk[c];
-        Complex<T> v[NPOL];
-#pragma unroll
-        for (int q = 0; q < NPOL; ++q) v[q] = shv[(r * nc + c) * NPOL + q];
+        const PV v = vr[c];
 #pragma unroll
         for (int k = 0; k < PPT; ++k) {
           T sn, cs;
-          phase_sincos(-(pa[k] + dk * pb[k]), &sn, &cs);
+          phase_sincos(pa[k] + dk * pb[k], &sn, &cs);
 #pragma unroll
-          for (int q = 0; q < NPOL; ++q) {
-            acc[k][q].re += v[q].re * cs - v[q].im * sn;
-            acc[k][q].im += v[q].re * sn + v[q].im * cs;
-          }
+          for (int q = 0; q < NPOL; ++q) cmac(acc[k][q], v.v[q], cs, sn);
         }
       }
     }
   }
 #pragma unroll
   for (int k = 0; k < PPT; ++k) {
-    const int p = threadIdx.x + k * kThreads;
+    const int p = pix0 + tid + k * kGridThreads;
     if (p >= np) continue;
     if (aterms != nullptr) {  // A_p^H X A_q
       const Complex<T>* ap = aterm_at(aterms, aterm_stations, s.aterm_index, s.station1, np, p);
@@ -145,86 +227,143 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// Degridder: block = subgrid, thread = one visibility (row, channel) at a time; the
-// subgrid's pixels (times sign x taper) staged in shared memory in chunks.
-template <typename T, int NPOL>
-__global__ void __launch_bounds__(kThreads)
+// Degridder: block = subgrid, thread = a task of CPT consecutive channels of one row (tasks
+// row-major, threadIdx.x + i kDegridThreads). The subgrid's pixels (times sign x taper, with
+// the A-terms) and their (l, m, n - 1) are staged in shared memory, all of them at once when
+// they fit (np <= kPixChunk: one stage, then no barrier), else chunk by chunk for each round of
+// tasks. Per pixel a thread reads the pixel (broadcast: every thread reads the same one) and
+// forms pa = A_r . lmn, pb = B_r . lmn once for its CPT channels; per visibility and pixel the
+// inner loop is one FMA, one sincos and 4 x NPOL FMAs.
+template <typename T, int NPOL, int CPT>
+__global__ void __launch_bounds__(kDegridThreads, KernelConfig<T>::kMinBlocks)
     degridder_kernel(const DevSubgrid* __restrict__ subgrids, const double* __restrict__ uvw,
                      const double* __restrict__ freq, int nchan_total, int ns, T width_lm,
                      const T* __restrict__ taper_sign, const Complex<T>* __restrict__ sub,
                      const Complex<T>* __restrict__ aterms, int aterm_stations,
                      Complex<T>* __restrict__ vis) {
-  __shared__ Complex<T> shs[kPixChunk * NPOL];
-  __shared__ T shl[kPixChunk], shm[kPixChunk], shn[kPixChunk];
+  using PV = PolVec<T, NPOL>;
+  constexpr int kChunk = KernelConfig<T>::kPixChunk;
+  FRINGE_IMAGER_DYNAMIC_SHARED(smem);
   const DevSubgrid s = subgrids[blockIdx.x];
   const int np = ns * ns, nc = static_cast<int>(s.num_channels);
-  const int nvis = static_cast<int>(s.num_rows) * nc;
+  const int chunk = min(np, kChunk);
+  PV* shs = reinterpret_cast<PV*>(smem);                     // [pixel]
+  Vec4<T>* shlmn = reinterpret_cast<Vec4<T>*>(shs + chunk);  // [pixel]
+  const int groups = (nc + CPT - 1) / CPT;
+  const int ntasks = static_cast<int>(s.num_rows) * groups;
   const double f_ref = freq[subgrid_ref_channel(s.chan_begin, s.num_channels)];
-  for (int v0 = 0; v0 < nvis; v0 += kThreads) {
-    const int i = v0 + threadIdx.x;
-    const bool valid = i < nvis;
-    T a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, dk = 0;
-    std::size_t row = 0;
-    int c = 0;
-    if (valid) {
-      row = s.row_begin + i / nc;
-      c = i % nc;
-      const double u[3] = {uvw[3 * row], uvw[3 * row + 1], uvw[3 * row + 2]};
-      double ad[3];
-      row_phase_terms(u, f_ref, s.us, s.vs, s.w0, ad);
-      for (int k = 0; k < 3; ++k) {
-        a[k] = T(ad[k]);
-        b[k] = T(u[k]);
+  const int tid = threadIdx.x;
+
+  // Pixels [p0, p0 + npc) into shared memory.
+  auto stage = [&](int p0, int npc) {
+    for (int j = tid; j < npc; j += kDegridThreads) {
+      const int p = p0 + j;
+      Vec4<T> lmn{T(0), T(0), T(0), T(0)};
+      pixel_lmn<T>(p % ns, p / ns, ns, width_lm, &lmn.x, &lmn.y, &lmn.z);
+      shlmn[j] = lmn;
+      const T ts = taper_sign[p];
+      Complex<T> x[NPOL];
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q) {
+        const Complex<T> y = sub[(std::size_t(blockIdx.x) * NPOL + q) * np + p];
+        x[q] = {y.re * ts, y.im * ts};
       }
-      dk = T(channel_dk(freq[s.chan_begin + c], f_ref));
+      if (aterms != nullptr) {  // A_p X A_q^H
+        const Complex<T>* ap = aterm_at(aterms, aterm_stations, s.aterm_index, s.station1, np, p);
+        const Complex<T>* aq = aterm_at(aterms, aterm_stations, s.aterm_index, s.station2, np, p);
+        if constexpr (NPOL == 4)
+          aterm_apply(ap, aq, x);
+        else
+          x[0] = ap[0] * x[0] * conj(aq[0]);
+      }
+      PV v;
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q) v.v[q] = x[q];
+      shs[j] = v;
     }
-    Complex<T> acc[NPOL];
+  };
+  // A task's row terms (computed in double, as in the gridder) and channel terms.
+  struct Task {
+    T a[3], b[3], dk[CPT];
+    std::size_t row;
+    int c0;
+  };
+  auto make_task = [&](int t) {
+    Task k;
+    k.row = s.row_begin + t / groups;
+    k.c0 = (t % groups) * CPT;
+    const double u[3] = {uvw[3 * k.row], uvw[3 * k.row + 1], uvw[3 * k.row + 2]};
+    double ad[3];
+    row_phase_terms(u, f_ref, s.us, s.vs, s.w0, ad);
+    for (int i = 0; i < 3; ++i) {
+      k.a[i] = T(ad[i]);
+      k.b[i] = T(u[i]);
+    }
 #pragma unroll
-    for (int q = 0; q < NPOL; ++q) acc[q] = {T(0), T(0)};
-    for (int p0 = 0; p0 < np; p0 += kPixChunk) {
-      const int npc = min(kPixChunk, np - p0);
-      __syncthreads();
-      for (int j = threadIdx.x; j < npc; j += kThreads) {
-        const int p = p0 + j;
-        pixel_lmn<T>(p % ns, p / ns, ns, width_lm, &shl[j], &shm[j], &shn[j]);
-        const T ts = taper_sign[p];
-        Complex<T> x[NPOL];
+    for (int j = 0; j < CPT; ++j) {
+      const int c = min(k.c0 + j, nc - 1);  // channels past nc: computed, not written
+      k.dk[j] = T(channel_dk(freq[s.chan_begin + c], f_ref));
+    }
+    return k;
+  };
+  auto accumulate = [&](const Task& k, int npc, Complex<T>(&acc)[CPT][NPOL]) {
+#pragma unroll 2
+    for (int j = 0; j < npc; ++j) {
+      const Vec4<T> x = shlmn[j];
+      const T pa = k.a[0] * x.x + k.a[1] * x.y + k.a[2] * x.z;
+      const T pb = k.b[0] * x.x + k.b[1] * x.y + k.b[2] * x.z;
+      const PV y = shs[j];
 #pragma unroll
-        for (int q = 0; q < NPOL; ++q) {
-          const Complex<T> y = sub[(std::size_t(blockIdx.x) * NPOL + q) * np + p];
-          x[q] = {y.re * ts, y.im * ts};
-        }
-        if (aterms != nullptr) {  // A_p X A_q^H
-          const Complex<T>* ap = aterm_at(aterms, aterm_stations, s.aterm_index, s.station1, np, p);
-          const Complex<T>* aq = aterm_at(aterms, aterm_stations, s.aterm_index, s.station2, np, p);
-          if constexpr (NPOL == 4)
-            aterm_apply(ap, aq, x);
-          else
-            x[0] = ap[0] * x[0] * conj(aq[0]);
-        }
+      for (int i = 0; i < CPT; ++i) {
+        T sn, cs;
+        phase_sincos(pa + k.dk[i] * pb, &sn, &cs);  // exp(-i phi)
 #pragma unroll
-        for (int q = 0; q < NPOL; ++q) shs[j * NPOL + q] = x[q];
-      }
-      __syncthreads();
-      if (valid) {
-        for (int j = 0; j < npc; ++j) {
-          const T pa = a[0] * shl[j] + a[1] * shm[j] + a[2] * shn[j];
-          const T pb = b[0] * shl[j] + b[1] * shm[j] + b[2] * shn[j];
-          T sn, cs;
-          phase_sincos(pa + dk * pb, &sn, &cs);  // exp(-i phi)
-#pragma unroll
-          for (int q = 0; q < NPOL; ++q) {
-            const Complex<T> x = shs[j * NPOL + q];
-            acc[q].re += x.re * cs - x.im * sn;
-            acc[q].im += x.re * sn + x.im * cs;
-          }
-        }
+        for (int q = 0; q < NPOL; ++q) cmac(acc[i][q], y.v[q], cs, sn);
       }
     }
-    if (valid) {
-      const std::size_t k = row * nchan_total + s.chan_begin + c;
+  };
+  auto write = [&](const Task& k, const Complex<T>(&acc)[CPT][NPOL]) {
 #pragma unroll
-      for (int q = 0; q < NPOL; ++q) vis[k * NPOL + q] = acc[q];
+    for (int i = 0; i < CPT; ++i) {
+      if (k.c0 + i >= nc) continue;
+      const std::size_t v = k.row * nchan_total + s.chan_begin + k.c0 + i;
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q) vis[v * NPOL + q] = acc[i][q];
+    }
+  };
+  auto zero = [](Complex<T>(&acc)[CPT][NPOL]) {
+#pragma unroll
+    for (int i = 0; i < CPT; ++i)
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q) acc[i][q] = {T(0), T(0)};
+  };
+
+  if (np <= kChunk) {
+    // All pixels staged once; the tasks then need no barrier.
+    stage(0, np);
+    __syncthreads();
+    for (int t = tid; t < ntasks; t += kDegridThreads) {
+      const Task k = make_task(t);
+      Complex<T> acc[CPT][NPOL];
+      zero(acc);
+      accumulate(k, np, acc);
+      write(k, acc);
+    }
+  } else {
+    for (int t0 = 0; t0 < ntasks; t0 += kDegridThreads) {
+      const int t = t0 + tid;
+      const bool valid = t < ntasks;
+      const Task k = make_task(valid ? t : 0);
+      Complex<T> acc[CPT][NPOL];
+      zero(acc);
+      for (int p0 = 0; p0 < np; p0 += kChunk) {
+        const int npc = min(kChunk, np - p0);
+        __syncthreads();
+        stage(p0, npc);
+        __syncthreads();
+        if (valid) accumulate(k, npc, acc);
+      }
+      if (valid) write(k, acc);
     }
   }
 }

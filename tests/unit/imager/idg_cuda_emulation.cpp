@@ -39,19 +39,20 @@ struct Block {
 thread_local Block* block = nullptr;
 
 template <class F>
-void launch(unsigned grid, unsigned threads, std::size_t shared_bytes, const F& body) {
+void launch(dim3 grid, unsigned threads, std::size_t shared_bytes, const F& body) {
   Block b(threads, (shared_bytes + 7) / 8);
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       threadIdx = {t, 0, 0};
-      gridDim = dim3(grid);
+      gridDim = grid;
       block = &b;
-      for (unsigned bx = 0; bx < grid; ++bx) {
-        blockIdx = {bx, 0, 0};
-        body();
-        b.barrier.arrive_and_wait();
-      }
+      for (unsigned by = 0; by < grid.y; ++by)
+        for (unsigned bx = 0; bx < grid.x; ++bx) {
+          blockIdx = {bx, by, 0};
+          body();
+          b.barrier.arrive_and_wait();
+        }
     });
   for (auto& th : pool) th.join();
 }
@@ -84,18 +85,22 @@ template <typename T>
 class EmulatedBackend final : public IdgBackend<T> {
  public:
   std::string name() const override { return "emulated CUDA"; }
+  // The degridder variant: kChannelsPerThread channels per thread (CudaBackend's choice when
+  // subgrids have that many channels) or one.
+  bool blocked = true;
   void grid(const GridGeometry& g, const Taper& taper, std::span<const Subgrid> subgrids,
             const VisBuffer<T>& vis, Complex<T>* grid) override {
     prepare(g, taper, subgrids, vis);
     const int npol = vis.num_pols, nb = int(subgrids.size());
     std::vector<Complex<T>> sub(std::size_t(nb) * npol * np_);
-    const std::size_t smem = kVisCap * sizeof(Complex<T>) + 7 * kVisCap * sizeof(T);
+    constexpr int ppt = KernelConfig<T>::kPixelsPerThread;
+    const dim3 blocks(nb, unsigned((np_ + kGridThreads * ppt - 1) / (kGridThreads * ppt)));
     auto body = [&]<int NPOL>() {
-      emu::launch(nb, kThreads, smem, [&] {
-        gridder_kernel<T, NPOL, 4>(meta_.data(), &vis.uvw_m[0][0], vis.vis.data(),
-                                   vis.weight.data(), vis.freq_hz.data(), vis.num_channels,
-                                   g.subgrid_size, T(g.image_width_lm()), ts_.data(),
-                                   aterm_values(), aterm_stations(), sub.data());
+      emu::launch(blocks, kGridThreads, gridder_smem_bytes<T>(), [&] {
+        gridder_kernel<T, NPOL, ppt>(meta_.data(), &vis.uvw_m[0][0], vis.vis.data(),
+                                     vis.weight.data(), vis.freq_hz.data(), vis.num_channels,
+                                     g.subgrid_size, T(g.image_width_lm()), ts_.data(),
+                                     aterm_values(), aterm_stations(), sub.data());
       });
     };
     if (npol == 4)
@@ -118,16 +123,23 @@ class EmulatedBackend final : public IdgBackend<T> {
     });
     const Fft2d<T> fft(g.subgrid_size, -1);
     for (std::size_t i = 0; i < sub.size(); i += np_) fft.execute(&sub[i]);
-    emu::launch(nb, kThreads, 0, [&] {
-      if (npol == 4)
-        degridder_kernel<T, 4>(meta_.data(), &vis.uvw_m[0][0], vis.freq_hz.data(), vis.num_channels,
-                               g.subgrid_size, T(g.image_width_lm()), ts_.data(), sub.data(),
-                               aterm_values(), aterm_stations(), vis.vis.data());
-      else
-        degridder_kernel<T, 1>(meta_.data(), &vis.uvw_m[0][0], vis.freq_hz.data(), vis.num_channels,
-                               g.subgrid_size, T(g.image_width_lm()), ts_.data(), sub.data(),
-                               aterm_values(), aterm_stations(), vis.vis.data());
-    });
+    auto body = [&]<int NPOL, int CPT>() {
+      emu::launch(nb, kDegridThreads, degridder_smem_bytes<T, NPOL>(int(np_)), [&] {
+        degridder_kernel<T, NPOL, CPT>(meta_.data(), &vis.uvw_m[0][0], vis.freq_hz.data(),
+                                       vis.num_channels, g.subgrid_size, T(g.image_width_lm()),
+                                       ts_.data(), sub.data(), aterm_values(), aterm_stations(),
+                                       vis.vis.data());
+      });
+    };
+    constexpr int cpt = KernelConfig<T>::kChannelsPerThread;
+    if (npol == 4 && blocked)
+      body.template operator()<4, cpt>();
+    else if (npol == 4)
+      body.template operator()<4, 1>();
+    else if (blocked)
+      body.template operator()<1, cpt>();
+    else
+      body.template operator()<1, 1>();
   }
 
  private:
@@ -159,7 +171,7 @@ class EmulatedBackend final : public IdgBackend<T> {
 };
 
 template <typename T>
-void compare(int npol, double tol) {
+void compare(int npol, double tol, bool blocked) {
   // Few stations and times: each emulated block runs 256 host threads.
   auto v = test::make_tracks<T>(5, 12, 6, 1500.0, 100e6, 1e6, npol, 0.8, 5);
   auto vd = test::make_tracks<double>(5, 12, 6, 1500.0, 100e6, 1e6, npol, 0.8, 5);
@@ -178,6 +190,7 @@ void compare(int npol, double tol) {
   const Taper taper(TaperType::KaiserBessel, 7);
   auto cpu = make_cpu_backend<double>();
   EmulatedBackend<T> emu_backend;
+  emu_backend.blocked = blocked;
   const auto ref = idg_image(g, taper, plan, vd, *cpu);
   const auto out = idg_image(g, taper, plan, v, emu_backend);
   double d = 0, s = 0;
@@ -197,16 +210,25 @@ void compare(int npol, double tol) {
   }
   EXPECT_LT(dv, tol * sv) << "degridding";
   std::printf(
-      "emulated kernels, npol %d, %s: grid %.3g of %.3g, degrid %.3g of %.3g (%zu subgrids)\n",
-      npol, sizeof(T) == 4 ? "single" : "double", d, s, dv, sv, plan.subgrids.size());
+      "emulated kernels, npol %d, %s, %s degridder: grid %.3g of %.3g, degrid %.3g of %.3g (%zu "
+      "subgrids)\n",
+      npol, sizeof(T) == 4 ? "single" : "double", blocked ? "blocked" : "one-channel", d, s, dv, sv,
+      plan.subgrids.size());
 }
 
+// 6 channels: the blocked degridder's last channel group is partial (4 per thread in double,
+// 8 in single). Double: 2 gridder pixel groups per subgrid and 2 degridder pixel chunks;
+// single: 1 of each.
 TEST(ImagerCudaEmulation, DoubleKernelsMatchCpu) {
-  compare<double>(4, 1e-10);
-  compare<double>(1, 1e-10);
+  compare<double>(4, 1e-10, true);
+  compare<double>(1, 1e-10, true);
+  compare<double>(4, 1e-10, false);
 }
 
-TEST(ImagerCudaEmulation, SingleKernelsMatchCpu) { compare<float>(4, 1e-4); }
+TEST(ImagerCudaEmulation, SingleKernelsMatchCpu) {
+  compare<float>(4, 1e-4, true);
+  compare<float>(1, 1e-4, false);
+}
 
 // With direction-dependent A-terms (2 intervals), 4 and 1 polarisations.
 TEST(ImagerCudaEmulation, ATermsMatchCpu) {

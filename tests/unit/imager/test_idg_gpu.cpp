@@ -48,9 +48,11 @@ double max_diff(const std::vector<Complex<double>>& a, const std::vector<Complex
   return d;
 }
 
+// nchan < 8 (single) or < 4 (double) runs the one-channel-per-thread degridder; streams = 1
+// runs the batches on one stream.
 template <typename T>
-void compare_with_cpu(int npol, bool host_grid, double tol) {
-  auto v = make_tracks<T>(12, 24, 8, 1500.0, 100e6, 1e6, npol, 0.8, 7);
+void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int streams = 2) {
+  auto v = make_tracks<T>(12, 24, nchan, 1500.0, 100e6, 1e6, npol, 0.8, 7);
   set_point_sources(v, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
   GridGeometry g = geometry(96, 2.0, 120);
   double wmax = 0;
@@ -59,13 +61,14 @@ void compare_with_cpu(int npol, bool host_grid, double tol) {
   g.w_step = auto_w_step(g, wmax);
   const Plan plan = make_plan(g, plan_input(v), v.weight);
   const Taper taper(TaperType::KaiserBessel, 7);
-  auto vd = make_tracks<double>(12, 24, 8, 1500.0, 100e6, 1e6, npol, 0.8, 7);  // CPU reference
+  auto vd = make_tracks<double>(12, 24, nchan, 1500.0, 100e6, 1e6, npol, 0.8, 7);  // reference
   set_point_sources(vd, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
   vd.weight = v.weight;
   auto cpu = make_cpu_backend<double>();
   CudaIdgOptions o;
   o.force_host_grid = host_grid;
   o.max_subgrids_per_batch = 17;  // several batches on both streams
+  o.num_streams = streams;
   auto gpu = make_cuda_backend<T>(o);
   const auto ref = idg_image(g, taper, plan, vd, *cpu);
   const auto out = idg_image(g, taper, plan, v, *gpu);
@@ -95,12 +98,14 @@ TEST(ImagerGpu, DoubleMatchesCpu) {
   compare_with_cpu<double>(1, false, 1e-10);
   compare_with_cpu<double>(4, false, 1e-10);
   compare_with_cpu<double>(4, true, 1e-10);
+  compare_with_cpu<double>(4, false, 1e-10, 3, 1);
 }
 
 TEST(ImagerGpu, SingleMatchesCpu) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   compare_with_cpu<float>(1, false, 1e-4);
   compare_with_cpu<float>(4, true, 1e-4);
+  compare_with_cpu<float>(4, false, 1e-4, 5, 1);
 }
 
 // Direction-dependent A-terms (2 intervals, 4 polarisations), device and host grid.
