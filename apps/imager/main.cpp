@@ -52,15 +52,17 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
            " pixels of " + format_number(config.cell_rad * kArcsec) + " arcsec, product " +
            im::to_string(config.image_type) +
            (config.channel_snapshots ? ", one plane per channel" : ", all channels together"));
-  log.info(std::string("  algorithm: ") + algorithm_name(config.algorithm) +
-           (config.algorithm == im::Algorithm::Idg
-                ? ", subgrid " + std::to_string(config.idg.subgrid_size) + ", kernel " +
-                      std::to_string(config.idg.kernel_size) + ", taper support " +
-                      std::to_string(config.idg.taper_support) + ", padding " +
-                      format_number(config.idg.padding)
-                : std::string()) +
-           ", " + (config.precision == fringe::Precision::Double ? "double" : "single") +
-           " precision");
+  log.info(
+      std::string("  algorithm: ") + algorithm_name(config.algorithm) +
+      (config.algorithm == im::Algorithm::Idg
+           ? ", subgrid " + std::to_string(config.idg.subgrid_size) + ", kernel " +
+                 std::to_string(config.idg.kernel_size) + ", taper support " +
+                 std::to_string(config.idg.taper_support) + ", padding " +
+                 format_number(config.idg.padding) +
+                 (config.idg.aterms.mode == im::ATermMode::StationBeams ? ", A-terms: station beams"
+                                                                        : std::string())
+           : std::string()) +
+      ", " + (config.precision == fringe::Precision::Double ? "double" : "single") + " precision");
   fringe::TerminalProgress bar(std::cout);
   fringe::ProgressCallback progress;
   if (!options.quiet) progress = bar.callback();
@@ -89,6 +91,13 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   for (const auto& f : r.files) log.info("  " + f);
 }
 
+// The embedded schemas, the telescope group enabled by image/idg/aterms = Station beams.
+const fringe::settings::SchemaFiles& imager_schema_files() {
+  static const fringe::settings::SchemaFiles files =
+      fringe::sim::imager_schema_files(fringe::settings::embedded_schemas());
+  return files;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,7 +108,7 @@ int main(int argc, char** argv) {
   app.summary =
       "Makes dirty images (FITS) from Measurement Sets with Image-Domain Gridding\n"
       "(see `imager --settings` for every key).";
-  app.schema_files = &fringe::settings::embedded_schemas();
+  app.schema_files = &imager_schema_files();
   app.root_schema = "imager.xml";
   return fringe::settings::run_app(argc, argv, app, run);
 }

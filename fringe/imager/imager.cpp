@@ -3,13 +3,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numbers>
+#include <optional>
 
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/core/timer.h"
+#include "fringe/imager/aterm_beam.h"
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/image_output.h"
@@ -120,13 +124,53 @@ VisBuffer<T> one_channel(const VisBuffer<T>& v, int c) {
   return o;
 }
 
+// Where the station beams point: the phase centre of the observation (the first input's,
+// before any re-phasing to image/direction).
+std::array<double, 2> beam_centre(const ImagerConfig& cfg, const InputSummary& in) {
+  return cfg.rephase ? io::MsReader(cfg.input_ms.front()).phase_centre_rad() : in.phase_centre_rad;
+}
+
+// Complex images [XX, XY, YX, YY][y][x] -> [I, Q, U, V], the products' definitions
+// (ms_input.h): I = (XX + YY)/2, Q = (XX - YY)/2, U = (XY + YX)/2, V = -i (XY - YX)/2.
+void linear_to_stokes(std::vector<Complex<double>>& im, std::size_t plane) {
+  for (std::size_t i = 0; i < plane; ++i) {
+    const Complex<double> xx = im[i], xy = im[plane + i], yx = im[2 * plane + i],
+                          yy = im[3 * plane + i];
+    const Complex<double> d = xy - yx;
+    im[i] = (xx + yy) * 0.5;
+    im[plane + i] = (xx - yy) * 0.5;
+    im[2 * plane + i] = (xy + yx) * 0.5;
+    im[3 * plane + i] = Complex<double>{d.im, -d.re} * 0.5;  // -i d / 2
+  }
+}
+
+// Image plane (channel ci) of every product divided by the average beam; pixels where the
+// beam is below min_fraction of its peak are blanked (NaN).
+void divide_by_beam(const std::vector<double>& beam, double min_fraction, int npol, int nchan,
+                    int ci, std::size_t plane, std::vector<double>& pixels) {
+  const double peak = *std::max_element(beam.begin(), beam.end());
+  const double floor = min_fraction * peak;
+  for (int q = 0; q < npol; ++q)
+    for (std::size_t i = 0; i < plane; ++i) {
+      double& v = pixels[(std::size_t(q) * nchan + ci) * plane + i];
+      v = beam[i] > floor && beam[i] > 0 ? v / beam[i] : std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
 template <typename T>
 ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
   ImagerResult res;
   Timer timer;
   timer.start();
   InputSummary in;
-  VisBuffer<T> all = read_visibilities<T>(cfg, in, log);
+  // Station-beam A-terms act on the linear correlations (A_p^H X A_q): Stokes (I,Q,U,V) is
+  // then gridded as XX, XY, YX, YY and converted after gridding (the image is linear in V).
+  const bool stokes_via_linear = cfg.algorithm == Algorithm::Idg &&
+                                 cfg.idg.aterms.mode == ATermMode::StationBeams &&
+                                 cfg.image_type == ImageType::Stokes;
+  ImagerConfig read_cfg = cfg;
+  if (stokes_via_linear) read_cfg.image_type = ImageType::Linear;
+  VisBuffer<T> all = read_visibilities<T>(read_cfg, in, log);
   res.num_visibilities = in.visibilities;
   res.seconds_read = timer.seconds();
   report_progress(progress, 0.1, "read");
@@ -161,12 +205,14 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
   const int npol = all.num_pols;
   const std::size_t plane = std::size_t(cfg.size) * cfg.size;
   std::vector<double> pixels(std::size_t(npol) * nchan_img * plane, 0.0);  // [pol][chan][y][x]
+  std::size_t below_horizon = 0;
   timer.start();
   for (int ci = 0; ci < nchan_img; ++ci) {
     VisBuffer<T> v = cfg.channel_snapshots ? one_channel(all, ci) : VisBuffer<T>{};
     VisBuffer<T>& vis = cfg.channel_snapshots ? v : all;
     const double wsum = apply_weighting(cfg, g, vis);
     std::vector<Complex<double>> image;
+    std::vector<double> beam;  // average beam [y][x] with station-beam A-terms
     if (cfg.algorithm == Algorithm::Idg) {
       PlanOptions opt;
       opt.max_times_per_subgrid = cfg.idg.max_times_per_subgrid;
@@ -174,15 +220,27 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
       opt.max_channels_per_group =
           cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
       opt.aterm_interval_s = cfg.idg.aterm_interval_s;
-      const Plan plan = make_plan(g,
-                                  {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s,
-                                   vis.baseline, vis.freq_hz, vis.station1, vis.station2},
-                                  vis.weight, opt);
+      Plan plan = make_plan(g,
+                            {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline,
+                             vis.freq_hz, vis.station1, vis.station2},
+                            vis.weight, opt);
       res.num_gridded += plan.num_gridded;
       res.num_outside += plan.num_outside;
       res.num_subgrids += plan.subgrids.size();
       res.num_w_layers = std::max<int>(res.num_w_layers, plan.layers.size());
-      image = idg_image(g, taper, plan, vis, *backend);
+      if (cfg.idg.aterms.mode == ATermMode::StationBeams) {
+        const BeamATerms<T> beams =
+            station_beam_aterms(cfg.idg.aterms, g, beam_centre(cfg, in), in.phase_centre_rad, vis,
+                                plan, ci == 0 ? log : nullptr);
+        below_horizon += beams.stations_below_horizon;
+        backend->set_aterms(&beams.aterms);
+        image = idg_image(g, taper, plan, vis, *backend);
+        backend->set_aterms(nullptr);
+        if (stokes_via_linear) linear_to_stokes(image, plane);
+        beam = average_beam_image(beams.average_lattice, g);
+      } else {
+        image = idg_image(g, taper, plan, vis, *backend);
+      }
     } else {
       image = dft_image(vis, cfg.size, cfg.cell_rad, cfg.algorithm == Algorithm::Dft3d);
       for (float w : vis.weight) res.num_gridded += w > 0;
@@ -199,11 +257,16 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
     for (int q = 0; q < npol; ++q)
       for (std::size_t i = 0; i < plane; ++i)
         pixels[(std::size_t(q) * nchan_img + ci) * plane + i] = image[q * plane + i].re / wimg;
+    if (!beam.empty())
+      divide_by_beam(beam, cfg.idg.aterms.min_beam_fraction, npol, nchan_img, ci, plane, pixels);
     report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
   }
   res.num_flagged = in.flagged;
   res.num_outside += in.uv_filtered;
   res.seconds_grid = timer.seconds();
+  if (below_horizon > 0)
+    log_warning(log, "imager: station beams pointing below the horizon (A = 0) in " +
+                         std::to_string(below_horizon) + " station x A-term evaluations");
 
   timer.start();
   const auto names = product_names(cfg.image_type);
@@ -279,15 +342,23 @@ ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progre
     opt.max_channels_per_group =
         cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
     opt.aterm_interval_s = cfg.idg.aterm_interval_s;
-    const Plan plan = make_plan(g,
-                                {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s,
-                                 vis.baseline, vis.freq_hz, vis.station1, vis.station2},
-                                vis.weight, opt);
+    Plan plan = make_plan(g,
+                          {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline,
+                           vis.freq_hz, vis.station1, vis.station2},
+                          vis.weight, opt);
     res.num_gridded = plan.num_gridded;
     res.num_outside = plan.num_outside;
     res.num_subgrids = plan.subgrids.size();
     res.num_w_layers = static_cast<int>(plan.layers.size());
+    // Station-beam A-terms: the predicted visibilities are the apparent ones, A_p M A_q^H.
+    std::optional<BeamATerms<T>> beams;
+    if (cfg.idg.aterms.mode == ATermMode::StationBeams) {
+      beams = station_beam_aterms(cfg.idg.aterms, g, in.phase_centre_rad, in.phase_centre_rad, vis,
+                                  plan, log);
+      backend->set_aterms(&beams->aterms);
+    }
     idg_predict(g, taper, plan, model, vis, *backend);
+    backend->set_aterms(nullptr);
   } else {
     res.device = "DFT (CPU)";
     dft_predict(model, cfg.size, cfg.cell_rad, vis, cfg.algorithm == Algorithm::Dft3d);

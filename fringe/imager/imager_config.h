@@ -4,11 +4,17 @@
 #pragma once
 
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "fringe/core/precision.h"
 #include "fringe/imager/taper.h"
+#include "fringe/jones/station_beam_config.h"
+
+namespace fringe::telescope {
+struct TelescopeModel;
+}
 
 namespace fringe::imager {
 
@@ -16,6 +22,25 @@ namespace fringe::imager {
 enum class ImageType { Linear, XX, XY, YX, YY, Stokes, I, Q, U, V, Psf };
 enum class Algorithm { Idg, Dft2d, Dft3d };
 enum class Weighting { Natural, Uniform, Briggs };
+
+// A-terms of IDG (image/idg/aterms; aterm_beam.h, docs/imager.md "A-terms"). None: identity.
+// StationBeams: each station's beam E from fringe/jones (and, in Full mode with four
+// products, the parallactic rotation R: J = E R, as the simulator applies it), evaluated on
+// the subgrid pixels per A-term interval and channel group; the image is divided by the
+// weighted average beam power so that sources keep their true flux.
+enum class ATermMode { None, StationBeams };
+
+struct ATermConfig {
+  ATermMode mode = ATermMode::None;
+  // The telescope model (its stations in the Measurement Set's ANTENNA order; element error
+  // overrides already applied) and the beam settings of the telescope/ group.
+  std::shared_ptr<const telescope::TelescopeModel> telescope;
+  jones::StationBeamConfig beam;
+  bool full_polarisation = true;  // telescope/pol_mode Full: J = E R; Scalar: E only
+  // Image pixels where the average beam power is below this fraction of its peak are blank
+  // (NaN): dividing by it there would only amplify noise and aliasing.
+  double min_beam_fraction = 1e-4;
+};
 
 struct IdgConfig {
   int subgrid_size = 32;  // Ns [cells]
@@ -25,8 +50,9 @@ struct IdgConfig {
   double padding = 1.25;          // grid = image size x padding (rounded up to even)
   double w_step_lambda = 0.0;     // 0: automatic
   int max_times_per_subgrid = 0;  // 0: no limit
-  double aterm_interval_s = 0.0;  // 0: constant A-terms (identity)
+  double aterm_interval_s = 0.0;  // 0: one A-term interval (the whole observation)
   int channel_group_size = 0;     // 0: as many as fit
+  ATermConfig aterms;
 };
 
 struct ImagerConfig {

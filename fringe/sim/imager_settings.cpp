@@ -6,6 +6,9 @@
 
 #include "fringe/core/error.h"
 #include "fringe/sim/settings_to_config.h"
+#include "fringe/sim/simulation_config.h"
+#include "fringe/telescope/element_errors.h"
+#include "fringe/telescope/tm_loader.h"
 
 namespace fringe::sim {
 
@@ -33,6 +36,30 @@ ImageType image_type(const std::string& t) {
 
 int positive_or_auto(const settings::Settings& s, const std::string& key) {
   return s.is_word(key, "auto") ? 0 : s.get_int(key);
+}
+
+// image/idg/aterms: the station beams of the telescope/ group (the same conversion as the
+// simulator's: station_beam_config, element error overrides, pol_mode).
+imager::ATermConfig aterm_config(const settings::Settings& s) {
+  imager::ATermConfig a;
+  const std::string key = "image/idg/aterms";
+  const std::string mode = s.get_option(key);
+  if (mode == "None") return a;
+  if (mode != "Station beams") throw Error::in_setting(key, mode, "unknown A-term type");
+  if (!s.has("telescope/input_directory") || s.get("telescope/input_directory").empty())
+    throw Error::in_setting(key, mode,
+                            "needs a telescope model: set telescope/input_directory (and the "
+                            "telescope/ beam settings the data were simulated with)");
+  a.mode = imager::ATermMode::StationBeams;
+  const TelescopeConfig tc = telescope_config(s);
+  a.full_polarisation = tc.pol_mode != "Scalar";
+  a.beam = station_beam_config(s);
+  telescope::TelescopeModel tel = telescope::load_telescope_model(tc.input_directory);
+  const telescope::ElementErrorConfig errors = element_error_config(s);
+  if (errors.any()) telescope::apply_element_errors(tel, errors);
+  check_numerical_patterns(a.beam, tel);
+  a.telescope = std::make_shared<const telescope::TelescopeModel>(std::move(tel));
+  return a;
 }
 
 }  // namespace
@@ -114,6 +141,7 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     c.idg.max_times_per_subgrid = positive_or_auto(s, "image/idg/max_times_per_subgrid");
     c.idg.aterm_interval_s = s.get_double("image/idg/aterm_interval_sec");
     c.idg.channel_group_size = positive_or_auto(s, "image/idg/channel_group_size");
+    c.idg.aterms = aterm_config(s);
     if (c.idg.subgrid_size % 2)
       throw Error::in_setting("image/idg/subgrid_size", s.get("image/idg/subgrid_size"),
                               "expected an even number of pixels");
@@ -144,6 +172,17 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     c.centre_dec_rad = s.get_double("image/direction/dec_deg") * kDeg;
   }
   return c;
+}
+
+settings::SchemaFiles imager_schema_files(const settings::SchemaFiles& files) {
+  settings::SchemaFiles f = files;
+  const auto it = f.find("common/telescope.xml");
+  const std::string anchor = "<s k=\"telescope\">";
+  const std::size_t at = it == f.end() ? std::string::npos : it->second.find(anchor);
+  if (at == std::string::npos)
+    throw Error("imager schema: common/telescope.xml with an <s k=\"telescope\"> group is missing");
+  it->second.insert(at + anchor.size(), "<depends k=\"image/idg/aterms\" v=\"Station beams\"/>");
+  return f;
 }
 
 }  // namespace fringe::sim

@@ -1,0 +1,293 @@
+// Station-beam A-terms (image/idg/aterms = Station beams, fringe/imager/aterm_beam.h).
+// sim_interferometer's pipeline simulates one 1 Jy source well off the phase centre, seen
+// through a Gaussian station beam (VLA-D stations, Full mode: J = E R); the imager, configured
+// from the imager's own settings schema (the telescope/ group the simulation used):
+// - without A-terms: the source pixel has the apparent flux, the mean of e_p e_q over the
+//   visibilities (the beam evaluated at the source by fringe/jones, independently of the
+//   imager's subgrid lattice);
+// - with A-terms: the true flux, 1 Jy, for Stokes I and for the four Stokes products (I from
+//   full 2x2 Jones A-terms);
+// - identity A-terms (isotropic stations, Scalar mode) reproduce the image without A-terms;
+// - bad settings name the key.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "fringe/astro/direction.h"
+#include "fringe/astro/time.h"
+#include "fringe/core/error.h"
+#include "fringe/imager/imager.h"
+#include "fringe/imager/model_image.h"
+#include "fringe/jones/station_jones.h"
+#include "fringe/settings/embedded_schemas.h"
+#include "fringe/settings/schema.h"
+#include "fringe/settings/settings.h"
+#include "fringe/sim/imager_settings.h"
+#include "fringe/sim/interferometer.h"
+#include "fringe/sim/simulation_config.h"
+#include "fringe/sky/sky_model.h"
+#include "fringe/telescope/tm_loader.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using fringe::settings::Schema;
+using fringe::settings::Settings;
+constexpr double kDeg = std::numbers::pi / 180.0;
+constexpr double kArcsec = kDeg / 3600.0;
+
+constexpr double kRa0 = 200 * kDeg, kDec0 = 30 * kDeg;
+constexpr int kSize = 128;
+constexpr double kCellArcsec = 10.0;
+// The source sits on pixel (kSize/2 + kDx, kSize/2 + kDy): l = -kDx cell, m = kDy cell
+// (0.131 deg off the centre, where the 0.25 deg FWHM Gaussian beam has e^2 ~ 0.22).
+constexpr int kDx = 40, kDy = 25;
+
+const std::string kTelescope = std::string(FRINGE_SOURCE_DIR) + "/telescope-models/vla-d.tm";
+
+fs::path out_dir() {
+  const fs::path d = fs::path(FRINGE_BINARY_DIR) / "aterm_beam_test";
+  fs::create_directories(d);
+  return d;
+}
+
+Settings imager_settings() {
+  return Settings(Schema::load(
+      fringe::sim::imager_schema_files(fringe::settings::embedded_schemas()), "imager.xml"));
+}
+
+// The imager's settings for `ms`, with or without station-beam A-terms.
+Settings settings_for(const std::string& ms, const std::string& root, bool aterms,
+                      const std::string& image_type = "I") {
+  Settings s = imager_settings();
+  s.set("image/input_vis_data", ms);
+  s.set("image/root_path", root);
+  s.set("image/use_gpus", "false");
+  s.set("image/size", std::to_string(kSize));
+  s.set("image/specify_cellsize", "true");
+  s.set("image/cellsize_arcsec", std::to_string(kCellArcsec));
+  s.set("image/image_type", image_type);
+  s.set("image/idg/aterm_interval_sec", "900");
+  if (aterms) s.set("image/idg/aterms", "Station beams");
+  s.set("telescope/input_directory", kTelescope);
+  s.set("telescope/station_type", "Gaussian beam");
+  s.set("telescope/gaussian_beam/fwhm_deg", "0.25");
+  s.set("telescope/pol_mode", "Full");
+  return s;
+}
+
+fringe::sim::SimulationConfig sim_config(const Settings& s, const std::string& ms) {
+  fringe::sim::SimulationConfig c;
+  c.observation.phase_centre_ra = kRa0;
+  c.observation.phase_centre_dec = kDec0;
+  c.observation.start_frequency_hz = 1.4e9;
+  c.observation.num_channels = 2;
+  c.observation.frequency_inc_hz = 8e6;
+  c.observation.start_mjd_utc = 60384.30;  // the field is up at the VLA
+  c.observation.length_sec = 3600;
+  c.observation.num_time_steps = 4;
+  c.pol_mode = s.get_option("telescope/pol_mode") == "Scalar"
+                   ? fringe::sim::PolarisationMode::Scalar
+                   : fringe::sim::PolarisationMode::Full;
+  c.beam = fringe::sim::station_beam_config(s);  // the beam the imager reads too
+  c.use_gpus = false;
+  c.num_threads = 1;
+  c.ms_path = ms;
+  return c;
+}
+
+void source_radec(double& ra, double& dec) {
+  fringe::astro::lm_to_radec(-kDx * kCellArcsec * kArcsec, kDy * kCellArcsec * kArcsec, kRa0, kDec0,
+                             ra, dec);
+}
+
+// Simulates the off-centre source (once per name) and returns the MS path.
+std::string simulate(const Settings& s, const std::string& name) {
+  const std::string ms = (out_dir() / name).string();
+  fs::remove_all(ms);
+  const fringe::sim::SimulationConfig c = sim_config(s, ms);
+  fringe::sky::SkyModel sky;
+  fringe::sky::Source src;
+  source_radec(src.ra, src.dec);
+  src.I = 1.0;
+  sky.push_back(src);
+  fringe::sim::RunContext ctx;
+  const auto tel = fringe::telescope::load_telescope_model(kTelescope, nullptr);
+  return fringe::sim::simulate_interferometer(c, sky, tel, ctx).ms_path;
+}
+
+// The Gaussian-beam MS, one per test (ctest runs the tests of this file as processes in
+// parallel: each writes its own).
+std::string gaussian_ms() {
+  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  return simulate(settings_for("", "", false), name + ".ms");
+}
+
+// Mean over times, channels and baselines of e_p e_q at the source (what the dirty image
+// without A-terms shows there): the beam evaluated by fringe/jones at the source direction.
+double apparent_flux(const Settings& s) {
+  const fringe::sim::SimulationConfig c = sim_config(s, (out_dir() / "unused.ms").string());
+  const auto tel = fringe::telescope::load_telescope_model(kTelescope, nullptr);
+  const auto sites = fringe::jones::station_sites(tel);
+  double ra, dec;
+  source_radec(ra, dec);
+  const std::vector<double> vra{ra}, vdec{dec};
+  fringe::jones::StationJonesInput in;
+  in.stations = sites;
+  in.pointing = fringe::jones::default_pointing(false, kRa0, kDec0);
+  in.ra = vra;
+  in.dec = vdec;
+  const std::size_t n = sites.size();
+  std::vector<fringe::Complex<double>> e(n);
+  double sum = 0;
+  int count = 0;
+  for (int t = 0; t < c.observation.num_time_steps; ++t)
+    for (int ch = 0; ch < c.observation.num_channels; ++ch) {
+      in.gast_rad = fringe::astro::gast_rad(c.observation.time_centre_mjd(t));
+      in.freq_hz = c.observation.start_frequency_hz + ch * c.observation.frequency_inc_hz;
+      fringe::jones::evaluate_station_jones_scalar<double>(c.beam, in, e);
+      for (std::size_t p = 0; p < n; ++p)
+        for (std::size_t q = p + 1; q < n; ++q, ++count) sum += (e[p] * conj(e[q])).re;
+    }
+  return sum / count;
+}
+
+std::vector<double> image(const Settings& s, const std::string& product = "I") {
+  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  fringe::imager::run(cfg);
+  return fringe::imager::read_model_image(cfg.root_path + "_" + product + ".fits", kSize,
+                                          cfg.cell_rad);
+}
+
+double at_source(const std::vector<double>& img) {
+  return img[std::size_t(kSize / 2 + kDy) * kSize + kSize / 2 + kDx];
+}
+
+TEST(ATermBeam, WithoutATermsTheSourceHasItsApparentFlux) {
+  const Settings s = settings_for(gaussian_ms(), (out_dir() / "plain").string(), false);
+  const double expected = apparent_flux(s);
+  // e = exp(-4 ln 2 r^2 / FWHM^2) = 0.47 at r = 0.131 deg: e^2 = 0.22.
+  EXPECT_NEAR(expected, 0.218, 0.005);
+  // IDG's dirty image agrees with the DFT to ~5e-7 of the peak (docs/imager.md).
+  const double got = at_source(image(s));
+  std::printf("no A-terms: source pixel %.7f, apparent flux %.7f\n", got, expected);
+  EXPECT_NEAR(got, expected, 1e-4);
+}
+
+TEST(ATermBeam, WithStationBeamsTheSourceHasItsTrueFlux) {
+  const Settings s = settings_for(gaussian_ms(), (out_dir() / "beam").string(), true);
+  const std::vector<double> img = image(s);
+  // Tolerance: IDG's single-precision accuracy (~5e-6 of the peak, docs/imager.md) plus the
+  // sampling of the beam on the 32 x 32 subgrid pixels (0.014 deg apart, the beam's FWHM 18
+  // of them) and the bicubic interpolation of the average beam from them (measured: 2e-8).
+  // Beams evaluated 5 % too far out along l give 1.12 here.
+  std::printf("station-beam A-terms, Stokes I: source pixel %.9f (true 1)\n", at_source(img));
+  EXPECT_NEAR(at_source(img), 1.0, 1e-4);
+  // Blank (NaN) where the average beam (~ e^4) is below 1e-4 of its peak: the corners, 0.25
+  // deg off the centre (e = 0.06), not the centre.
+  EXPECT_TRUE(std::isnan(img[0]));
+  EXPECT_FALSE(std::isnan(img[std::size_t(kSize / 2) * kSize + kSize / 2]));
+}
+
+TEST(ATermBeam, FullJonesStokesImagesHaveTheTrueFlux) {
+  // Four products: A-terms are the full Jones J = E R (parallactic rotation included).
+  Settings s =
+      settings_for(gaussian_ms(), (out_dir() / "stokes").string(), true, "Stokes (I,Q,U,V)");
+  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  fringe::imager::run(cfg);
+  auto read = [&](const char* p) {
+    return fringe::imager::read_model_image(cfg.root_path + "_" + p + ".fits", kSize, cfg.cell_rad);
+  };
+  std::printf("station-beam A-terms, four Stokes: I %.9f Q %.2e U %.2e V %.2e\n",
+              at_source(read("I")), at_source(read("Q")), at_source(read("U")),
+              at_source(read("V")));
+  EXPECT_NEAR(at_source(read("I")), 1.0, 1e-4);
+  for (const char* p : {"Q", "U", "V"}) EXPECT_NEAR(at_source(read(p)), 0.0, 1e-4) << p;
+}
+
+TEST(ATermBeam, IdentityATermsReproduceTheImageWithout) {
+  // Isotropic stations in Scalar mode: E = 1 everywhere, so A = identity and the average
+  // beam is 1.
+  Settings s = settings_for("", "", false);
+  s.set("telescope/station_type", "Isotropic beam");
+  s.set("telescope/pol_mode", "Scalar");
+  const std::string ms = simulate(s, "isotropic.ms");
+  s.set("image/input_vis_data", ms);
+  s.set("image/double_precision", "true");  // 64-bit FITS: no rounding to float on output
+  s.set("image/root_path", (out_dir() / "iso_plain").string());
+  const std::vector<double> a = image(s);
+  s.set("image/idg/aterms", "Station beams");
+  s.set("image/root_path", (out_dir() / "iso_beam").string());
+  const std::vector<double> b = image(s);
+  ASSERT_EQ(a.size(), b.size());
+  double peak = 0, diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    peak = std::max(peak, std::abs(a[i]));
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+  }
+  std::printf("identity A-terms: max |difference| %.2e of the peak %.7f\n", diff / peak, peak);
+  EXPECT_NEAR(at_source(a), 1.0, 1e-4);
+  EXPECT_LT(diff, 1e-9 * peak);
+}
+
+TEST(ATermBeam, StationBeamsWithoutATelescopeModelNameTheKey) {
+  Settings s = settings_for("x.ms", "x", true);
+  s.set("telescope/input_directory", "");
+  // The imager schema requires telescope/input_directory only with station-beam A-terms.
+  bool required = false;
+  for (const auto& p : s.validate()) required |= p.key == "telescope/input_directory";
+  EXPECT_TRUE(required);
+  s.set("image/idg/aterms", "None");
+  for (const auto& p : s.validate()) EXPECT_NE(p.key, "telescope/input_directory") << p.text();
+  s.set("image/idg/aterms", "Station beams");
+  try {
+    fringe::sim::imager_config(s);
+    FAIL() << "expected an error";
+  } catch (const fringe::Error& e) {
+    EXPECT_EQ(e.context().key, "image/idg/aterms");
+    EXPECT_NE(e.message().find("telescope/input_directory"), std::string::npos) << e.message();
+  }
+}
+
+TEST(ATermBeam, SimInterferometerImagingReadsItsTelescopeGroup) {
+  // sim_interferometer's imaging step (interferometer/image_output) converts the same image/
+  // keys with its own schema, whose telescope/ group is the simulation's.
+  Settings s(Schema::load(fringe::settings::embedded_schemas(), "sim_interferometer.xml"));
+  s.set("telescope/input_directory", kTelescope);
+  s.set("telescope/station_type", "Gaussian beam");
+  s.set("telescope/gaussian_beam/fwhm_deg", "0.25");
+  s.set("telescope/pol_mode", "Scalar");
+  s.set("image/idg/aterms", "Station beams");
+  const fringe::imager::ImagerConfig c = fringe::sim::imager_config(s, "sim.ms");
+  EXPECT_EQ(c.idg.aterms.mode, fringe::imager::ATermMode::StationBeams);
+  ASSERT_TRUE(c.idg.aterms.telescope);
+  EXPECT_EQ(c.idg.aterms.telescope->num_stations(), 27u);
+  EXPECT_EQ(c.idg.aterms.beam.station_type, fringe::jones::StationType::Gaussian);
+  EXPECT_NEAR(c.idg.aterms.beam.gaussian.fwhm_rad, 0.25 * kDeg, 1e-15);
+  EXPECT_FALSE(c.idg.aterms.full_polarisation);
+  s.set("image/idg/aterms", "None");
+  EXPECT_EQ(fringe::sim::imager_config(s, "sim.ms").idg.aterms.mode,
+            fringe::imager::ATermMode::None);
+}
+
+TEST(ATermBeam, ATelescopeModelWithTooFewStationsIsRefused) {
+  // The MS has the 27 VLA stations; ska-low-aa0.5 has 4.
+  Settings s = settings_for(gaussian_ms(), (out_dir() / "few").string(), true);
+  s.set("telescope/input_directory",
+        std::string(FRINGE_SOURCE_DIR) + "/telescope-models/ska-low-aa0.5.tm");
+  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  try {
+    fringe::imager::run(cfg);
+    FAIL() << "expected an error";
+  } catch (const fringe::Error& e) {
+    EXPECT_NE(e.message().find("image/idg/aterms"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("4 stations"), std::string::npos) << e.message();
+  }
+}
+
+}  // namespace
