@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fringe/calibrate/calibrate_ms.h"
 #include "fringe/core/error.h"
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
@@ -19,6 +20,7 @@
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/ini.h"
 #include "fringe/settings/settings.h"
+#include "fringe/sim/calibrate_settings.h"
 #include "fringe/sim/imager_settings.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/models.h"
@@ -167,14 +169,24 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   summarise(s, log);
   const fringe::sim::SimulationConfig config = make_config(s);
   log_simulation_plan(config, log);
-  // The optional imaging step is configured (and its settings checked) before any work.
+  // The optional calibration and imaging steps are configured (and their settings checked)
+  // before any work.
+  std::optional<fringe::calibrate::CalibrateMsConfig> calibration;
   std::optional<fringe::imager::ImagerConfig> imaging;
-  if (s.get_bool("interferometer/image_output")) {
-    try {
-      imaging = fringe::sim::imager_config(s, fringe::io::ms_output_path(config.ms_path));
-    } catch (const fringe::Error& e) {
-      throw fringe::settings::InputError(e);
+  try {
+    const std::string ms = fringe::io::ms_output_path(config.ms_path);
+    if (s.get_bool("interferometer/calibrate_output")) {
+      calibration = fringe::sim::calibrate_config(s, ms);
     }
+    if (s.get_bool("interferometer/image_output")) {
+      imaging = fringe::sim::imager_config(s, ms);
+      // After calibration the corrected data are imaged unless a column was asked for.
+      if (calibration && calibration->write_corrected && !s.is_given("image/ms_column")) {
+        imaging->ms_column = "CORRECTED_DATA";
+      }
+    }
+  } catch (const fringe::Error& e) {
+    throw fringe::settings::InputError(e);
   }
 
   fringe::sky::SkyModel sky;
@@ -222,8 +234,23 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
       fringe::sim::simulate_interferometer(config, std::move(sky), tel, context);
   log.info("Measurement Set: " + result.ms_path + " (" + std::to_string(result.num_rows) +
            " rows)");
+  if (calibration) {
+    log.info("Calibrating " + calibration->ms_path + " (interferometer/calibrate_output)...");
+    const fringe::calibrate::CalibrateMsResult r =
+        fringe::calibrate::calibrate_ms(*calibration, &log);
+    log.info("Calibration (" + r.backend + "): " + std::to_string(r.num_cells) + " cell(s), " +
+             std::to_string(r.num_converged) + " converged, mean " +
+             format_number(r.mean_iterations) + " iterations; residual RMS before " +
+             format_number(r.rms_before) + " Jy, after " + format_number(r.rms_after) + " Jy");
+    log.info("Gains: " + r.gains_path + " and " + r.gains_path + ".csv");
+    if (r.num_max_iterations > 0) {
+      log.warning(std::to_string(r.num_max_iterations) +
+                  " cell(s) reached calibrate/max_iterations without converging");
+    }
+  }
   if (imaging) {
-    log.info("Imaging " + result.ms_path + " (interferometer/image_output)...");
+    log.info("Imaging " + imaging->input_ms.front() + " (" + imaging->ms_column +
+             ", interferometer/image_output)...");
     fringe::Timer t;
     t.start();
     const fringe::imager::ImagerResult images = fringe::imager::run(
