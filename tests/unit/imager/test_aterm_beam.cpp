@@ -20,6 +20,7 @@
 
 #include "fringe/astro/direction.h"
 #include "fringe/astro/time.h"
+#include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/imager/image_output.h"
 #include "fringe/imager/imager.h"
@@ -309,6 +310,34 @@ TEST(ATermBeam, IdentityATermsReproduceTheImageWithout) {
   std::printf("identity A-terms: max |difference| %.2e of the peak %.7f\n", diff / peak, peak);
   EXPECT_NEAR(at_source(a), 1.0, 1e-4);
   EXPECT_LT(diff, 1e-9 * peak);
+}
+
+TEST(ATermBeam, GpuMatchesCpu) {
+  // The CUDA back end with the same station-beam A-terms (full Jones, four products).
+  if (fringe::cuda_devices().empty()) GTEST_SKIP() << "no CUDA device";
+  Settings s = settings_for(gaussian_ms(), (out_dir() / "gpu").string(), true, "Stokes (I,Q,U,V)");
+  s.set("image/double_precision", "true");
+  s.set("image/use_gpus", "true");
+  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  const auto r = fringe::imager::run(cfg);
+  EXPECT_NE(r.device.find("GPU"), std::string::npos) << r.device;
+  const std::vector<double> gpu =
+      fringe::imager::read_model_image(cfg.root_path + "_I.fits", kSize, cfg.cell_rad);
+  s.set("image/use_gpus", "false");
+  s.set("image/root_path", (out_dir() / "gpu_cpu").string());
+  const std::vector<double> cpu = image(s, "I");
+  double diff = 0, peak = 0;
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    if (std::isnan(cpu[i])) {
+      EXPECT_TRUE(std::isnan(gpu[i]));
+      continue;
+    }
+    peak = std::max(peak, std::abs(cpu[i]));
+    diff = std::max(diff, std::abs(cpu[i] - gpu[i]));
+  }
+  std::printf("GPU vs CPU with A-terms (double): max |difference| %.2e of the peak\n", diff / peak);
+  EXPECT_LT(diff, 1e-9 * peak);
+  EXPECT_NEAR(at_source(gpu), 1.0, 1e-4);
 }
 
 TEST(ATermBeam, StationBeamsWithoutATelescopeModelNameTheKey) {
