@@ -196,8 +196,10 @@ BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry&
                     " set(s) (A-term intervals x channel groups) of " + std::to_string(nst) +
                     " stations on " + std::to_string(ns) + " x " + std::to_string(ns) +
                     " subgrid pixels" + (full ? " (E R, full Jones)" : " (scalar E)"));
-  // The average beam on the subgrid pixels, weighted by each subgrid's imaging weight.
-  out.average_lattice.assign(np, 0.0);
+  // The average beam on the subgrid pixels, weighted by each subgrid's imaging weight: the
+  // weights are summed per (set, station pair) first (many subgrids share one), then each
+  // pair's b_pq is added once.
+  std::map<std::tuple<int, int, int>, double> pair_weight;
   double wsum = 0;
   for (const Subgrid& s : plan.subgrids) {
     double w = 0;
@@ -209,8 +211,13 @@ BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry&
       }
     if (!(w > 0)) continue;
     wsum += w;
-    const Complex<T>* ap = a.at(s.aterm_index, s.station1);
-    const Complex<T>* aq = a.at(s.aterm_index, s.station2);
+    pair_weight[{s.aterm_index, s.station1, s.station2}] += w;
+  }
+  out.average_lattice.assign(np, 0.0);
+  for (const auto& [pair, w] : pair_weight) {
+    const auto [set, p, q] = pair;
+    const Complex<T>* ap = a.at(set, p);
+    const Complex<T>* aq = a.at(set, q);
     for (std::size_t k = 0; k < np; ++k)
       out.average_lattice[k] += w * beam_gain(ap + 4 * k, aq + 4 * k, !four);
   }
