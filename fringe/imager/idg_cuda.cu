@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -286,6 +287,11 @@ class CudaBackend final : public IdgBackend<T> {
     for (const Subgrid& s : subgrids) max_chan = std::max(max_chan, s.num_channels);
     const bool blocked = max_chan >= std::uint32_t(KernelConfig<T>::kChannelsPerThread);
     const int nstreams = std::clamp(opt_.num_streams, 1, 2);
+    // Single precision with evenly spaced channels: the kernels step the phasor from channel
+    // to channel (double precision always evaluates each sincos).
+    const double step_hz = even_channel_spacing(vis.freq_hz.data(), vis.freq_hz.size());
+    rec_ = sizeof(T) == 4 && step_hz != 0.0;
+    dk_step_ = T(rec_ ? channel_dk(step_hz, 0.0) : 0.0);
     std::vector<std::array<Event, 4>> ev((nsub + batch - 1) / batch);
     // The routine on the GPU (all batches, both streams): from e_run0 to e_run1.
     Event e_run0, e_run1, e_last[2];
@@ -392,49 +398,67 @@ class CudaBackend final : public IdgBackend<T> {
     if (opt_.timings) *opt_.timings = tm;
   }
 
-  template <int NPOL>
+  template <int NPOL, bool REC, int MINB = KernelConfig<T>::kMinBlocks>
   void gridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
                Complex<T>* dsub) {
     constexpr int ppt = KernelConfig<T>::kPixelsPerThread;
     const int np = ns * ns;
     const dim3 blocks(nb, (np + kGridThreads * ppt - 1) / (kGridThreads * ppt));
-    gridder_kernel<T, NPOL, ppt><<<blocks, kGridThreads, gridder_smem_bytes<T>(), st>>>(
-        dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width,
+    gridder_kernel<T, NPOL, ppt, REC, MINB><<<blocks, kGridThreads, gridder_smem_bytes<T>(), st>>>(
+        dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width, dk_step_,
         d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
     FRINGE_CUDA_CHECK_KERNEL("imager gridder");
   }
   void launch_gridder(int npol, int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns,
                       T width, Complex<T>* dsub) {
+    if constexpr (sizeof(T) == 4) {
+      if (rec_) {
+        if (npol == 4)
+          gridder<4, true>(nb, st, dm, nchan, ns, width, dsub);
+        else
+          gridder<1, true>(nb, st, dm, nchan, ns, width, dsub);
+        return;
+      }
+    }
     if (npol == 4)
-      gridder<4>(nb, st, dm, nchan, ns, width, dsub);
+      gridder<4, false>(nb, st, dm, nchan, ns, width, dsub);
     else
-      gridder<1>(nb, st, dm, nchan, ns, width, dsub);
+      gridder<1, false>(nb, st, dm, nchan, ns, width, dsub);
   }
 
-  template <int NPOL, int CPT>
+  template <int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks>
   void degridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
                  const Complex<T>* dsub) {
     const std::size_t smem = degridder_smem_bytes<T, NPOL>(ns * ns);
-    auto* kernel = degridder_kernel<T, NPOL, CPT>;
+    auto* kernel = degridder_kernel<T, NPOL, CPT, REC, MINB>;
     if (smem > 48 * 1024)
       FRINGE_CUDA_CHECK(
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     kernel<<<nb, kDegridThreads, smem, st>>>(dm, d_uvw_.get(), d_freq_.get(), nchan, ns, width,
-                                             d_ts_.get(), dsub, d_aterms_ptr_, aterm_stations_,
-                                             d_vis_.get());
+                                             dk_step_, d_ts_.get(), dsub, d_aterms_ptr_,
+                                             aterm_stations_, d_vis_.get());
     FRINGE_CUDA_CHECK_KERNEL("imager degridder");
   }
   void launch_degridder(int npol, bool blocked, int nb, cudaStream_t st, const DevSubgrid* dm,
                         int nchan, int ns, T width, const Complex<T>* dsub) {
     constexpr int cpt = KernelConfig<T>::kChannelsPerThread;
+    if constexpr (sizeof(T) == 4) {
+      if (rec_ && blocked) {
+        if (npol == 4)
+          degridder<4, cpt, true>(nb, st, dm, nchan, ns, width, dsub);
+        else
+          degridder<1, cpt, true>(nb, st, dm, nchan, ns, width, dsub);
+        return;
+      }
+    }
     if (npol == 4 && blocked)
-      degridder<4, cpt>(nb, st, dm, nchan, ns, width, dsub);
+      degridder<4, cpt, false>(nb, st, dm, nchan, ns, width, dsub);
     else if (npol == 4)
-      degridder<4, 1>(nb, st, dm, nchan, ns, width, dsub);
+      degridder<4, 1, false>(nb, st, dm, nchan, ns, width, dsub);
     else if (blocked)
-      degridder<1, cpt>(nb, st, dm, nchan, ns, width, dsub);
+      degridder<1, cpt, false>(nb, st, dm, nchan, ns, width, dsub);
     else
-      degridder<1, 1>(nb, st, dm, nchan, ns, width, dsub);
+      degridder<1, 1, false>(nb, st, dm, nchan, ns, width, dsub);
   }
 
   CudaIdgOptions opt_;
@@ -445,6 +469,8 @@ class CudaBackend final : public IdgBackend<T> {
   DeviceBuffer<T> d_ts_;
   DeviceBuffer<Complex<T>> d_vis_, d_grid_, d_aterms_;
   const Complex<T>* d_aterms_ptr_ = nullptr;  // d_aterms_ when the call has A-terms
+  bool rec_ = false;  // single precision, evenly spaced channels: phasor recurrence kernels
+  T dk_step_ = T(0);  // 2 pi (channel spacing) / c when rec_
   int aterm_stations_ = 0;
   DeviceBuffer<float> d_weight_;
   DeviceBuffer<Complex<T>> d_sub_[2];

@@ -88,6 +88,9 @@ class EmulatedBackend final : public IdgBackend<T> {
   // The degridder variant: kChannelsPerThread channels per thread (CudaBackend's choice when
   // subgrids have that many channels) or one.
   bool blocked = true;
+  // The phasor recurrence over evenly spaced channels (CudaBackend's choice in single
+  // precision); false: a sincos per channel.
+  bool recurrence = true;
   void grid(const GridGeometry& g, const Taper& taper, std::span<const Subgrid> subgrids,
             const VisBuffer<T>& vis, Complex<T>* grid) override {
     prepare(g, taper, subgrids, vis);
@@ -95,18 +98,22 @@ class EmulatedBackend final : public IdgBackend<T> {
     std::vector<Complex<T>> sub(std::size_t(nb) * npol * np_);
     constexpr int ppt = KernelConfig<T>::kPixelsPerThread;
     const dim3 blocks(nb, unsigned((np_ + kGridThreads * ppt - 1) / (kGridThreads * ppt)));
-    auto body = [&]<int NPOL>() {
+    auto body = [&]<int NPOL, bool REC>() {
       emu::launch(blocks, kGridThreads, gridder_smem_bytes<T>(), [&] {
-        gridder_kernel<T, NPOL, ppt>(meta_.data(), &vis.uvw_m[0][0], vis.vis.data(),
-                                     vis.weight.data(), vis.freq_hz.data(), vis.num_channels,
-                                     g.subgrid_size, T(g.image_width_lm()), ts_.data(),
-                                     aterm_values(), aterm_stations(), sub.data());
+        gridder_kernel<T, NPOL, ppt, REC>(meta_.data(), &vis.uvw_m[0][0], vis.vis.data(),
+                                          vis.weight.data(), vis.freq_hz.data(), vis.num_channels,
+                                          g.subgrid_size, T(g.image_width_lm()), dk_step_,
+                                          ts_.data(), aterm_values(), aterm_stations(), sub.data());
       });
     };
-    if (npol == 4)
-      body.template operator()<4>();
+    if (npol == 4 && rec_)
+      body.template operator()<4, true>();
+    else if (npol == 4)
+      body.template operator()<4, false>();
+    else if (rec_)
+      body.template operator()<1, true>();
     else
-      body.template operator()<1>();
+      body.template operator()<1, false>();
     const Fft2d<T> fft(g.subgrid_size, +1);
     for (std::size_t i = 0; i < sub.size(); i += np_) fft.execute(&sub[i]);
     emu::launch(nb, kThreads, 0, [&] {
@@ -123,23 +130,27 @@ class EmulatedBackend final : public IdgBackend<T> {
     });
     const Fft2d<T> fft(g.subgrid_size, -1);
     for (std::size_t i = 0; i < sub.size(); i += np_) fft.execute(&sub[i]);
-    auto body = [&]<int NPOL, int CPT>() {
+    auto body = [&]<int NPOL, int CPT, bool REC>() {
       emu::launch(nb, kDegridThreads, degridder_smem_bytes<T, NPOL>(int(np_)), [&] {
-        degridder_kernel<T, NPOL, CPT>(meta_.data(), &vis.uvw_m[0][0], vis.freq_hz.data(),
-                                       vis.num_channels, g.subgrid_size, T(g.image_width_lm()),
-                                       ts_.data(), sub.data(), aterm_values(), aterm_stations(),
-                                       vis.vis.data());
+        degridder_kernel<T, NPOL, CPT, REC>(meta_.data(), &vis.uvw_m[0][0], vis.freq_hz.data(),
+                                            vis.num_channels, g.subgrid_size, T(g.image_width_lm()),
+                                            dk_step_, ts_.data(), sub.data(), aterm_values(),
+                                            aterm_stations(), vis.vis.data());
       });
     };
     constexpr int cpt = KernelConfig<T>::kChannelsPerThread;
-    if (npol == 4 && blocked)
-      body.template operator()<4, cpt>();
+    if (npol == 4 && blocked && rec_)
+      body.template operator()<4, cpt, true>();
+    else if (npol == 4 && blocked)
+      body.template operator()<4, cpt, false>();
     else if (npol == 4)
-      body.template operator()<4, 1>();
+      body.template operator()<4, 1, false>();
+    else if (blocked && rec_)
+      body.template operator()<1, cpt, true>();
     else if (blocked)
-      body.template operator()<1, cpt>();
+      body.template operator()<1, cpt, false>();
     else
-      body.template operator()<1, 1>();
+      body.template operator()<1, 1, false>();
   }
 
  private:
@@ -148,8 +159,11 @@ class EmulatedBackend final : public IdgBackend<T> {
   }
   int aterm_stations() const { return this->aterms() ? this->aterms()->num_stations : 0; }
   void prepare(const GridGeometry& g, const Taper& taper, std::span<const Subgrid> subgrids,
-               const VisBuffer<T>&) {
+               const VisBuffer<T>& vis) {
     const int ns = g.subgrid_size;
+    const double step_hz = even_channel_spacing(vis.freq_hz.data(), vis.freq_hz.size());
+    rec_ = recurrence && sizeof(T) == 4 && step_hz != 0.0;
+    dk_step_ = T(rec_ ? channel_dk(step_hz, 0.0) : 0.0);
     np_ = std::size_t(ns) * ns;
     meta_.clear();
     for (const Subgrid& s : subgrids) {
@@ -166,12 +180,14 @@ class EmulatedBackend final : public IdgBackend<T> {
             T(((x + y) & 1 ? -1.0 : 1.0) * taper((x - 0.5 * ns) / ns) * taper((y - 0.5 * ns) / ns));
   }
   std::size_t np_ = 0;
+  bool rec_ = false;
+  T dk_step_ = T(0);
   std::vector<DevSubgrid> meta_;
   std::vector<T> ts_;
 };
 
 template <typename T>
-void compare(int npol, double tol, bool blocked) {
+void compare(int npol, double tol, bool blocked, bool recurrence = true) {
   // Few stations and times: each emulated block runs 256 host threads.
   auto v = test::make_tracks<T>(5, 12, 6, 1500.0, 100e6, 1e6, npol, 0.8, 5);
   auto vd = test::make_tracks<double>(5, 12, 6, 1500.0, 100e6, 1e6, npol, 0.8, 5);
@@ -191,6 +207,7 @@ void compare(int npol, double tol, bool blocked) {
   auto cpu = make_cpu_backend<double>();
   EmulatedBackend<T> emu_backend;
   emu_backend.blocked = blocked;
+  emu_backend.recurrence = recurrence;
   const auto ref = idg_image(g, taper, plan, vd, *cpu);
   const auto out = idg_image(g, taper, plan, v, emu_backend);
   double d = 0, s = 0;
@@ -210,9 +227,10 @@ void compare(int npol, double tol, bool blocked) {
   }
   EXPECT_LT(dv, tol * sv) << "degridding";
   std::printf(
-      "emulated kernels, npol %d, %s, %s degridder: grid %.3g of %.3g, degrid %.3g of %.3g (%zu "
-      "subgrids)\n",
-      npol, sizeof(T) == 4 ? "single" : "double", blocked ? "blocked" : "one-channel", d, s, dv, sv,
+      "emulated kernels, npol %d, %s, %s degridder%s: grid %.3g of %.3g, degrid %.3g of %.3g "
+      "(%zu subgrids)\n",
+      npol, sizeof(T) == 4 ? "single" : "double", blocked ? "blocked" : "one-channel",
+      sizeof(T) == 4 && recurrence ? ", channel recurrence" : "", d, s, dv, sv,
       plan.subgrids.size());
 }
 
@@ -225,8 +243,12 @@ TEST(ImagerCudaEmulation, DoubleKernelsMatchCpu) {
   compare<double>(4, 1e-10, false);
 }
 
+// Single: the channel-recurrence kernels (evenly spaced channels) and the sincos-per-channel
+// ones.
 TEST(ImagerCudaEmulation, SingleKernelsMatchCpu) {
   compare<float>(4, 1e-4, true);
+  compare<float>(1, 1e-4, true);
+  compare<float>(4, 1e-4, true, false);
   compare<float>(1, 1e-4, false);
 }
 
