@@ -170,7 +170,16 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
                                  cfg.image_type == ImageType::Stokes;
   ImagerConfig read_cfg = cfg;
   if (stokes_via_linear) read_cfg.image_type = ImageType::Linear;
-  VisBuffer<T> all = read_visibilities<T>(read_cfg, in, log);
+  VisBuffer<T> all;
+  try {
+    all = read_visibilities<T>(read_cfg, in, log);
+  } catch (const Error& e) {
+    if (!stokes_via_linear) throw;
+    throw Error(
+        "Stokes (I,Q,U,V) with station-beam A-terms is imaged from the linear correlations: " +
+            e.message(),
+        e.context());
+  }
   res.num_visibilities = in.visibilities;
   res.seconds_read = timer.seconds();
   report_progress(progress, 0.1, "read");
