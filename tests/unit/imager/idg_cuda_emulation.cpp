@@ -32,9 +32,15 @@ namespace emu {
 struct Block {
   Block(unsigned threads, std::size_t shared_bytes)
       : barrier(static_cast<std::ptrdiff_t>(threads)),
-        shared(std::max<std::size_t>(shared_bytes, 16)) {}
+        shared(std::max<std::size_t>(shared_bytes, 16)),
+        lanes(threads) {
+    for (unsigned w = 0; w < (threads + 31) / 32; ++w)
+      warp_barriers.push_back(std::make_unique<std::barrier<>>(std::min(32u, threads - 32 * w)));
+  }
   std::barrier<> barrier;
   std::vector<double> shared;  // 8-byte aligned
+  std::vector<double> lanes;   // one value per thread for warp shuffles
+  std::vector<std::unique_ptr<std::barrier<>>> warp_barriers;
 };
 thread_local Block* block = nullptr;
 
@@ -60,6 +66,17 @@ void launch(dim3 grid, unsigned threads, std::size_t shared_bytes, const F& body
 }  // namespace emu
 
 void __syncthreads() { emu::block->barrier.arrive_and_wait(); }
+// Every lane of the warp takes part (as the kernels' full masks require).
+template <typename T>
+T __shfl_xor_sync(unsigned, T v, int lane_mask) {
+  auto& b = *emu::block;
+  const unsigned t = threadIdx.x;
+  b.lanes[t] = double(v);
+  b.warp_barriers[t / 32]->arrive_and_wait();
+  const T r = T(b.lanes[t ^ unsigned(lane_mask)]);
+  b.warp_barriers[t / 32]->arrive_and_wait();
+  return r;
+}
 void __sincosf(float x, float* s, float* c) {
   *s = std::sin(x);
   *c = std::cos(x);
