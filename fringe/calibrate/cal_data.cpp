@@ -130,6 +130,38 @@ T full_row_weight(const CalCell<T>& cell, std::size_t r) {
 }  // namespace
 
 template <typename T>
+void build_full_jones_normal_equations(const CalCell<T>& cell,
+                                       const std::vector<std::uint8_t>& station_flags,
+                                       std::vector<Complex<T>>& a, std::vector<Complex<T>>& b) {
+  if (cell.num_pols != 4) {
+    throw Error("full-Jones gains need 4 polarisations (XX, XY, YX, YY); the data have " +
+                std::to_string(cell.num_pols));
+  }
+  const int n = cell.num_stations;
+  const std::size_t size = std::size_t(n) * kFullJonesTerms * std::size_t(n);
+  a.assign(size, {T(0), T(0)});
+  b.assign(size, {T(0), T(0)});
+  Complex<T> ap[kFullJonesTerms], bp[kFullJonesTerms], aq[kFullJonesTerms], bq[kFullJonesTerms];
+  for (std::size_t r = 0; r < cell.num_rows(); ++r) {
+    const int p = cell.station1[r], q = cell.station2[r];
+    if (station_flags[p] || station_flags[q]) continue;
+    const T w = full_row_weight(cell, r);
+    if (!(w > T(0))) continue;
+    for (int e = 0; e < kFullJonesTerms; ++e) ap[e] = bp[e] = aq[e] = bq[e] = {T(0), T(0)};
+    full_jones_pair_terms(row_jones(cell.data, r), row_jones(cell.model, r), w, ap, bp, aq, bq);
+    // Element e of (p, q) at (p 16 + e) n + q.
+    for (int e = 0; e < kFullJonesTerms; ++e) {
+      const std::size_t ipq = (std::size_t(p) * kFullJonesTerms + e) * n + q;
+      const std::size_t iqp = (std::size_t(q) * kFullJonesTerms + e) * n + p;
+      a[ipq] += ap[e];
+      b[ipq] += bp[e];
+      a[iqp] += aq[e];
+      b[iqp] += bq[e];
+    }
+  }
+}
+
+template <typename T>
 SolveStatus solve_full_jones(const CalCell<T>& cell, const std::vector<std::uint8_t>& station_flags,
                              std::vector<Jones<T>>& gains, const SolverOptions& options) {
   if (cell.num_pols != 4) {
@@ -314,6 +346,9 @@ CellSolution<T> solve_cell_cpu(const CalCell<T>& cell, const CalOptions& options
   template void build_normal_equations(const CalCell<T>&, GainType,                                \
                                        const std::vector<std::uint8_t>&, std::vector<Complex<T>>&, \
                                        std::vector<T>&);                                           \
+  template void build_full_jones_normal_equations(                                                 \
+      const CalCell<T>&, const std::vector<std::uint8_t>&, std::vector<Complex<T>>&,               \
+      std::vector<Complex<T>>&);                                                                   \
   template SolveStatus solve_full_jones(const CalCell<T>&, const std::vector<std::uint8_t>&,       \
                                         std::vector<Jones<T>>&, const SolverOptions&);             \
   template void fix_reference_phase_jones(std::vector<Jones<T>>&, int);                            \

@@ -65,6 +65,15 @@ void build_normal_equations(const CalCell<T>& cell, GainType type,
                             const std::vector<std::uint8_t>& station_flags,
                             std::vector<Complex<T>>& a, std::vector<T>& b);
 
+// Full-Jones normal equations (stefcal_math.h): A, B of the cell, 16 complex values per
+// (p, q) each, stored [p][term][q] (n = num_stations; n * 16 * n each), for the batched GPU
+// solver. Rows are used and weighted as in solve_full_jones; flagged stations contribute
+// nothing (their rows of A and B are 0, so their gains come out 0).
+template <typename T>
+void build_full_jones_normal_equations(const CalCell<T>& cell,
+                                       const std::vector<std::uint8_t>& station_flags,
+                                       std::vector<Complex<T>>& a, std::vector<Complex<T>>& b);
+
 // Full-Jones StEFCal (Salvini & Wijnholds 2014 section 5; per station the 2x2 least-squares
 // update G_p = (sum_q R_pq G_q M_pq^H)(sum_q M_pq G_q^H G_q M_pq^H)^-1 summed over the cell,
 // with the averaging and convergence test of stefcal.h on Frobenius norms). A row is used

@@ -1,7 +1,9 @@
 // CUDA back end of StEFCal (stefcal_cuda.h): one persistent cooperative kernel for a batch of
-// scalar problems in the A, B form of SDP Memo 091 (the kernel: stefcal_cuda_kernels.cuh).
+// scalar problems in the A, B form of SDP Memo 091, or of full-Jones problems in the 4x4 form
+// of stefcal_math.h (the kernel, one template for both: stefcal_cuda_kernels.cuh).
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -17,9 +19,9 @@ constexpr int kWarpsPerBlock = kBlockThreads / 32;
 
 __device__ __forceinline__ void stefcal_grid_sync() { cooperative_groups::this_grid().sync(); }
 
-template <typename T>
-__device__ __forceinline__ StefcalSums<T>* stefcal_block_shared() {
-  __shared__ StefcalSums<T> partial[kWarpsPerBlock];
+template <typename S>
+__device__ __forceinline__ S* stefcal_block_shared() {
+  __shared__ S partial[kWarpsPerBlock];
   return partial;
 }
 
@@ -29,9 +31,8 @@ __device__ __forceinline__ StefcalSums<T>* stefcal_block_shared() {
 
 namespace fringe::calibrate {
 
-namespace {
-
-using namespace cuda_detail;
+// Named (not anonymous): StefcalCuda<T>::Impl, declared in the header, derives from BatchSolver.
+namespace cuda_detail {
 
 template <typename T>
 struct DeviceBuffer {
@@ -46,174 +47,203 @@ struct DeviceBuffer {
   }
 };
 
-}  // namespace
-
-template <typename T>
-struct StefcalCuda<T>::Impl {
+// The solver of one gain type P (ScalarGains<T> or FullJonesGains<T>): device buffers, the
+// launch configuration and the cooperative launch.
+template <typename P>
+struct BatchSolver {
+  using Gain = typename P::Gain;
+  using AValue = typename P::AValue;
+  using BValue = typename P::BValue;
   int device = 0;
   int num_problems = 0;
   int n = 0;
   int blocks = 0;
   int warps_per_row = 1;
-  DeviceBuffer<Complex<T>> a, buf0, buf1, buf2, out;
-  DeviceBuffer<T> b;
+  DeviceBuffer<AValue> a;
+  DeviceBuffer<BValue> b;
+  DeviceBuffer<Gain> buf0, buf1, buf2, out;
   DeviceBuffer<double> norms;
   DeviceBuffer<int> stop_iteration, running;
   DeviceBuffer<StefcalMonitor> monitors;
   DeviceBuffer<SolveStatus> status;
   cudaStream_t stream = nullptr;
+
+  BatchSolver(const char* what, int device_, int num_problems_, int n_, int warps_per_row_,
+              int blocks_per_sm) {
+    if (num_problems_ < 1 || n_ < 1) {
+      throw Error(std::string(what) + ": bad batch " + std::to_string(num_problems_) + " x " +
+                  std::to_string(n_));
+    }
+    device = device_;
+    num_problems = num_problems_;
+    n = n_;
+    FRINGE_CUDA_CHECK(cudaSetDevice(device));
+    int coop = 0;
+    FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
+    if (!coop) {
+      throw Error(std::string(what) + ": GPU " + std::to_string(device) +
+                  " lacks cooperative launch");
+    }
+    const std::size_t nn = std::size_t(n) * n * num_problems * P::kTerms;
+    const std::size_t need = nn * (sizeof(AValue) + sizeof(BValue));
+    std::size_t free_bytes = 0, total_bytes = 0;
+    FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (need > free_bytes) {
+      throw Error(std::string(what) + ": " + std::to_string(num_problems) + " problems of " +
+                  std::to_string(n) + " receptors need " + std::to_string(need >> 20) +
+                  " MiB of GPU memory, " + std::to_string(free_bytes >> 20) + " MiB free");
+    }
+    a.allocate(nn);
+    b.allocate(nn);
+    const std::size_t ng = std::size_t(n) * num_problems;
+    buf0.allocate(ng);
+    buf1.allocate(ng);
+    buf2.allocate(ng);
+    out.allocate(ng);
+    norms.allocate(4 * std::size_t(num_problems));
+    stop_iteration.allocate(num_problems);
+    running.allocate(1);
+    monitors.allocate(2 * std::size_t(num_problems));
+    status.allocate(num_problems);
+    FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    // Warps per receptor row: given, or (auto) the smallest of 1, 2, 4, 8 with which the rows
+    // of the batch occupy about half the GPU's resident threads (more loads in flight for a
+    // few problems; one warp per station, as memo 091, for large batches), at most n / 32.
+    int per_sm = 0, sms = 0, threads_per_sm = 0;
+    FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, stefcal_batch_kernel<P>, kBlockThreads, 0));
+    FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    FRINGE_CUDA_CHECK(
+        cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    int wpr = warps_per_row_;
+    if (wpr == 0) {
+      const double target = 0.5 * double(sms) * threads_per_sm;
+      wpr = 1;
+      while (wpr < kWarpsPerBlock && 32.0 * wpr * double(ng) < target && 32 * 2 * wpr <= n) {
+        wpr *= 2;
+      }
+    }
+    if (wpr != 1 && wpr != 2 && wpr != 4 && wpr != 8) {
+      throw Error(std::string(what) + ": warps per row " + std::to_string(wpr) +
+                  " (expected 1, 2, 4 or 8)");
+    }
+    warps_per_row = wpr;
+    if (per_sm < 1) {
+      throw Error(std::string(what) + ": the kernel cannot be resident on GPU " +
+                  std::to_string(device));
+    }
+    // As many blocks as give every row a team, no more than the device holds at once
+    // (cooperative launch).
+    const long long teams_per_block = kWarpsPerBlock / wpr;
+    const long long wanted = (static_cast<long long>(ng) + teams_per_block - 1) / teams_per_block;
+    const long long per_sm_used = blocks_per_sm > 0 ? std::min(blocks_per_sm, per_sm) : per_sm;
+    blocks = int(std::max<long long>(1, std::min<long long>(wanted, per_sm_used * sms)));
+  }
+  ~BatchSolver() {
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  void upload(const AValue* a_host, const BValue* b_host) {
+    FRINGE_CUDA_CHECK(cudaSetDevice(device));
+    FRINGE_CUDA_CHECK(cudaMemcpy(a.ptr, a_host, a.count * sizeof(AValue), cudaMemcpyHostToDevice));
+    FRINGE_CUDA_CHECK(cudaMemcpy(b.ptr, b_host, b.count * sizeof(BValue), cudaMemcpyHostToDevice));
+  }
+
+  double solve(const Gain* gains0, const SolverOptions& options, const char* what) {
+    if (options.max_iterations < 1) throw Error(std::string(what) + ": max_iterations < 1");
+    FRINGE_CUDA_CHECK(cudaSetDevice(device));
+    const std::size_t ng = buf0.count;
+    FRINGE_CUDA_CHECK(
+        cudaMemcpyAsync(buf0.ptr, gains0, ng * sizeof(Gain), cudaMemcpyHostToDevice, stream));
+    FRINGE_CUDA_CHECK(cudaMemsetAsync(norms.ptr, 0, norms.count * sizeof(double), stream));
+    FRINGE_CUDA_CHECK(
+        cudaMemsetAsync(stop_iteration.ptr, 0, stop_iteration.count * sizeof(int), stream));
+    const std::vector<StefcalMonitor> monitors0(monitors.count);
+    const std::vector<SolveStatus> status0(static_cast<std::size_t>(num_problems));
+    FRINGE_CUDA_CHECK(cudaMemcpyAsync(monitors.ptr, monitors0.data(),
+                                      monitors0.size() * sizeof(StefcalMonitor),
+                                      cudaMemcpyHostToDevice, stream));
+    FRINGE_CUDA_CHECK(cudaMemcpyAsync(status.ptr, status0.data(),
+                                      status0.size() * sizeof(SolveStatus), cudaMemcpyHostToDevice,
+                                      stream));
+    const int running0 = num_problems;
+    FRINGE_CUDA_CHECK(
+        cudaMemcpyAsync(running.ptr, &running0, sizeof(int), cudaMemcpyHostToDevice, stream));
+    BatchArgs<P> args{};
+    args.num_problems = num_problems;
+    args.n = n;
+    args.a = a.ptr;
+    args.b = b.ptr;
+    args.buf[0] = buf0.ptr;
+    args.buf[1] = buf1.ptr;
+    args.buf[2] = buf2.ptr;
+    args.out = out.ptr;
+    args.norms = norms.ptr;
+    args.monitors = monitors.ptr;
+    args.stop_iteration = stop_iteration.ptr;
+    args.running = running.ptr;
+    args.status = status.ptr;
+    args.tolerance = options.tolerance;
+    args.max_iterations = options.max_iterations;
+    args.stall_checks = options.stall_checks;
+    args.warps_per_row = warps_per_row;
+    void* params[] = {&args};
+    cudaEvent_t start, stop;
+    FRINGE_CUDA_CHECK(cudaEventCreate(&start));
+    FRINGE_CUDA_CHECK(cudaEventCreate(&stop));
+    FRINGE_CUDA_CHECK(cudaEventRecord(start, stream));
+    FRINGE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(stefcal_batch_kernel<P>),
+                                                  dim3(blocks), dim3(kBlockThreads), params, 0,
+                                                  stream));
+    FRINGE_CUDA_CHECK_KERNEL("stefcal_batch_kernel");
+    FRINGE_CUDA_CHECK(cudaEventRecord(stop, stream));
+    FRINGE_CUDA_CHECK_KERNEL_SYNC("stefcal_batch_kernel", stream);
+    float ms = 0;
+    FRINGE_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ms * 1e-3;
+  }
+
+  void download(Gain* gains, SolveStatus* status_host) const {
+    FRINGE_CUDA_CHECK(cudaSetDevice(device));
+    FRINGE_CUDA_CHECK(cudaMemcpy(gains, out.ptr, out.count * sizeof(Gain), cudaMemcpyDeviceToHost));
+    FRINGE_CUDA_CHECK(cudaMemcpy(status_host, status.ptr, status.count * sizeof(SolveStatus),
+                                 cudaMemcpyDeviceToHost));
+  }
+};
+
+}  // namespace cuda_detail
+
+using namespace cuda_detail;
+
+template <typename T>
+struct StefcalCuda<T>::Impl : BatchSolver<ScalarGains<T>> {
+  using BatchSolver<ScalarGains<T>>::BatchSolver;
 };
 
 template <typename T>
 StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n, int warps_per_row,
                             int blocks_per_sm)
-    : impl_(std::make_unique<Impl>()) {
-  Impl& m = *impl_;
-  if (num_problems < 1 || n < 1) {
-    throw Error("StefcalCuda: bad batch " + std::to_string(num_problems) + " x " +
-                std::to_string(n));
-  }
-  m.device = device;
-  m.num_problems = num_problems;
-  m.n = n;
-  FRINGE_CUDA_CHECK(cudaSetDevice(device));
-  int coop = 0;
-  FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
-  if (!coop)
-    throw Error("StefcalCuda: GPU " + std::to_string(device) + " lacks cooperative launch");
-  const std::size_t nn = std::size_t(n) * n * num_problems;
-  const std::size_t need = nn * (sizeof(Complex<T>) + sizeof(T));
-  std::size_t free_bytes = 0, total_bytes = 0;
-  FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (need > free_bytes) {
-    throw Error("StefcalCuda: " + std::to_string(num_problems) + " problems of " +
-                std::to_string(n) + " receptors need " + std::to_string(need >> 20) +
-                " MiB of GPU memory, " + std::to_string(free_bytes >> 20) + " MiB free");
-  }
-  m.a.allocate(nn);
-  m.b.allocate(nn);
-  const std::size_t ng = std::size_t(n) * num_problems;
-  m.buf0.allocate(ng);
-  m.buf1.allocate(ng);
-  m.buf2.allocate(ng);
-  m.out.allocate(ng);
-  m.norms.allocate(4 * std::size_t(num_problems));
-  m.stop_iteration.allocate(num_problems);
-  m.running.allocate(1);
-  m.monitors.allocate(2 * std::size_t(num_problems));
-  m.status.allocate(num_problems);
-  FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
-  // Warps per receptor row: given, or (auto) the smallest of 1, 2, 4, 8 with which the rows
-  // of the batch occupy about half the GPU's resident threads (more loads in flight for a
-  // few problems; one warp per station, as memo 091, for large batches), at most n / 32.
-  int per_sm = 0, sms = 0, threads_per_sm = 0;
-  FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stefcal_batch_kernel<T>,
-                                                                  kBlockThreads, 0));
-  FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  FRINGE_CUDA_CHECK(
-      cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  if (warps_per_row == 0) {
-    const double target = 0.5 * double(sms) * threads_per_sm;
-    warps_per_row = 1;
-    while (warps_per_row < kWarpsPerBlock && 32.0 * warps_per_row * double(ng) < target &&
-           32 * 2 * warps_per_row <= n) {
-      warps_per_row *= 2;
-    }
-  }
-  if (warps_per_row != 1 && warps_per_row != 2 && warps_per_row != 4 && warps_per_row != 8) {
-    throw Error("StefcalCuda: warps per row " + std::to_string(warps_per_row) +
-                " (expected 1, 2, 4 or 8)");
-  }
-  m.warps_per_row = warps_per_row;
-  // As many blocks as give every row a team, no more than the device holds at once
-  // (cooperative launch).
-  const long long teams_per_block = kWarpsPerBlock / warps_per_row;
-  const long long wanted = (static_cast<long long>(ng) + teams_per_block - 1) / teams_per_block;
-  const long long per_sm_used = blocks_per_sm > 0 ? std::min(blocks_per_sm, per_sm) : per_sm;
-  m.blocks = int(std::max<long long>(1, std::min<long long>(wanted, per_sm_used * sms)));
-  if (per_sm < 1)
-    throw Error("StefcalCuda: the kernel cannot be resident on GPU " + std::to_string(device));
-}
+    : impl_(std::make_unique<Impl>("StefcalCuda", device, num_problems, n, warps_per_row,
+                                   blocks_per_sm)) {}
 
 template <typename T>
-StefcalCuda<T>::~StefcalCuda() {
-  if (impl_ && impl_->stream) cudaStreamDestroy(impl_->stream);
-}
+StefcalCuda<T>::~StefcalCuda() = default;
 
 template <typename T>
 void StefcalCuda<T>::upload(const Complex<T>* a, const T* b) {
-  Impl& m = *impl_;
-  FRINGE_CUDA_CHECK(cudaSetDevice(m.device));
-  FRINGE_CUDA_CHECK(cudaMemcpy(m.a.ptr, a, m.a.count * sizeof(Complex<T>), cudaMemcpyHostToDevice));
-  FRINGE_CUDA_CHECK(cudaMemcpy(m.b.ptr, b, m.b.count * sizeof(T), cudaMemcpyHostToDevice));
+  impl_->upload(a, b);
 }
 
 template <typename T>
 double StefcalCuda<T>::solve(const Complex<T>* gains0, const SolverOptions& options) {
-  Impl& m = *impl_;
-  if (options.max_iterations < 1) throw Error("StefcalCuda: max_iterations < 1");
-  FRINGE_CUDA_CHECK(cudaSetDevice(m.device));
-  const std::size_t ng = m.buf0.count;
-  FRINGE_CUDA_CHECK(cudaMemcpyAsync(m.buf0.ptr, gains0, ng * sizeof(Complex<T>),
-                                    cudaMemcpyHostToDevice, m.stream));
-  FRINGE_CUDA_CHECK(cudaMemsetAsync(m.norms.ptr, 0, m.norms.count * sizeof(double), m.stream));
-  FRINGE_CUDA_CHECK(
-      cudaMemsetAsync(m.stop_iteration.ptr, 0, m.stop_iteration.count * sizeof(int), m.stream));
-  const std::vector<StefcalMonitor> monitors(m.monitors.count);
-  const std::vector<SolveStatus> status(std::size_t(m.num_problems));
-  FRINGE_CUDA_CHECK(cudaMemcpyAsync(m.monitors.ptr, monitors.data(),
-                                    monitors.size() * sizeof(StefcalMonitor),
-                                    cudaMemcpyHostToDevice, m.stream));
-  FRINGE_CUDA_CHECK(cudaMemcpyAsync(m.status.ptr, status.data(),
-                                    status.size() * sizeof(SolveStatus), cudaMemcpyHostToDevice,
-                                    m.stream));
-  const int running = m.num_problems;
-  FRINGE_CUDA_CHECK(
-      cudaMemcpyAsync(m.running.ptr, &running, sizeof(int), cudaMemcpyHostToDevice, m.stream));
-  BatchArgs<T> args{};
-  args.num_problems = m.num_problems;
-  args.n = m.n;
-  args.a = m.a.ptr;
-  args.b = m.b.ptr;
-  args.buf[0] = m.buf0.ptr;
-  args.buf[1] = m.buf1.ptr;
-  args.buf[2] = m.buf2.ptr;
-  args.out = m.out.ptr;
-  args.norms = m.norms.ptr;
-  args.monitors = m.monitors.ptr;
-  args.stop_iteration = m.stop_iteration.ptr;
-  args.running = m.running.ptr;
-  args.status = m.status.ptr;
-  args.tolerance = options.tolerance;
-  args.max_iterations = options.max_iterations;
-  args.stall_checks = options.stall_checks;
-  args.warps_per_row = m.warps_per_row;
-  void* params[] = {&args};
-  cudaEvent_t start, stop;
-  FRINGE_CUDA_CHECK(cudaEventCreate(&start));
-  FRINGE_CUDA_CHECK(cudaEventCreate(&stop));
-  FRINGE_CUDA_CHECK(cudaEventRecord(start, m.stream));
-  FRINGE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(stefcal_batch_kernel<T>),
-                                                dim3(m.blocks), dim3(kBlockThreads), params, 0,
-                                                m.stream));
-  FRINGE_CUDA_CHECK_KERNEL("stefcal_batch_kernel");
-  FRINGE_CUDA_CHECK(cudaEventRecord(stop, m.stream));
-  FRINGE_CUDA_CHECK_KERNEL_SYNC("stefcal_batch_kernel", m.stream);
-  float ms = 0;
-  FRINGE_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms * 1e-3;
+  return impl_->solve(gains0, options, "StefcalCuda");
 }
 
 template <typename T>
 void StefcalCuda<T>::download(Complex<T>* gains, SolveStatus* status) const {
-  const Impl& m = *impl_;
-  FRINGE_CUDA_CHECK(cudaSetDevice(m.device));
-  FRINGE_CUDA_CHECK(
-      cudaMemcpy(gains, m.out.ptr, m.out.count * sizeof(Complex<T>), cudaMemcpyDeviceToHost));
-  FRINGE_CUDA_CHECK(cudaMemcpy(status, m.status.ptr, m.status.count * sizeof(SolveStatus),
-                               cudaMemcpyDeviceToHost));
+  impl_->download(gains, status);
 }
 
 template <typename T>
@@ -234,6 +264,52 @@ int StefcalCuda<T>::warps_per_row() const {
 }
 
 template <typename T>
+struct StefcalCudaFullJones<T>::Impl : BatchSolver<FullJonesGains<T>> {
+  using BatchSolver<FullJonesGains<T>>::BatchSolver;
+};
+
+template <typename T>
+StefcalCudaFullJones<T>::StefcalCudaFullJones(int device, int num_problems, int n,
+                                              int warps_per_row, int blocks_per_sm)
+    : impl_(std::make_unique<Impl>("StefcalCudaFullJones", device, num_problems, n, warps_per_row,
+                                   blocks_per_sm)) {}
+
+template <typename T>
+StefcalCudaFullJones<T>::~StefcalCudaFullJones() = default;
+
+template <typename T>
+void StefcalCudaFullJones<T>::upload(const Complex<T>* a, const Complex<T>* b) {
+  impl_->upload(a, b);
+}
+
+template <typename T>
+double StefcalCudaFullJones<T>::solve(const Jones<T>* gains0, const SolverOptions& options) {
+  return impl_->solve(gains0, options, "StefcalCudaFullJones");
+}
+
+template <typename T>
+void StefcalCudaFullJones<T>::download(Jones<T>* gains, SolveStatus* status) const {
+  impl_->download(gains, status);
+}
+
+template <typename T>
+int StefcalCudaFullJones<T>::num_problems() const {
+  return impl_->num_problems;
+}
+template <typename T>
+int StefcalCudaFullJones<T>::n() const {
+  return impl_->n;
+}
+template <typename T>
+int StefcalCudaFullJones<T>::grid_blocks() const {
+  return impl_->blocks;
+}
+template <typename T>
+int StefcalCudaFullJones<T>::warps_per_row() const {
+  return impl_->warps_per_row;
+}
+
+template <typename T>
 void solve_scalar_batch_cuda(int device, int num_problems, int n, const Complex<T>* a, const T* b,
                              Complex<T>* gains, SolveStatus* status, const SolverOptions& options) {
   if (num_problems == 0 || n == 0) return;
@@ -243,8 +319,27 @@ void solve_scalar_batch_cuda(int device, int num_problems, int n, const Complex<
   solver.download(gains, status);
 }
 
+template <typename T>
+void solve_full_jones_batch_cuda(int device, int num_problems, int n, const Complex<T>* a,
+                                 const Complex<T>* b, Jones<T>* gains, SolveStatus* status,
+                                 const SolverOptions& options) {
+  if (num_problems == 0 || n == 0) return;
+  StefcalCudaFullJones<T> solver(device, num_problems, n);
+  solver.upload(a, b);
+  solver.solve(gains, options);
+  solver.download(gains, status);
+}
+
 template class StefcalCuda<float>;
 template class StefcalCuda<double>;
+template class StefcalCudaFullJones<float>;
+template class StefcalCudaFullJones<double>;
+template void solve_full_jones_batch_cuda<float>(int, int, int, const Complex<float>*,
+                                                 const Complex<float>*, Jones<float>*, SolveStatus*,
+                                                 const SolverOptions&);
+template void solve_full_jones_batch_cuda<double>(int, int, int, const Complex<double>*,
+                                                  const Complex<double>*, Jones<double>*,
+                                                  SolveStatus*, const SolverOptions&);
 template void solve_scalar_batch_cuda<float>(int, int, int, const Complex<float>*, const float*,
                                              Complex<float>*, SolveStatus*, const SolverOptions&);
 template void solve_scalar_batch_cuda<double>(int, int, int, const Complex<double>*, const double*,

@@ -1,10 +1,11 @@
-// The StEFCal batch kernel (stefcal_cuda.h) and its helpers, included by stefcal_cuda.cu and
-// by the host emulation of the unit tests (tests/unit/calibrate/stefcal_cuda_emulation.cpp),
-// which runs it with one std::thread per CUDA thread. The includer provides, before including
-// (in namespace fringe::calibrate::cuda_detail):
+// The StEFCal batch kernel (stefcal_cuda.h) for scalar and full-Jones gains and its helpers,
+// included by stefcal_cuda.cu and by the host emulation of the unit tests
+// (tests/unit/calibrate/stefcal_cuda_emulation.cpp), which runs it with one std::thread per CUDA
+// thread. The includer provides, before including (in namespace fringe::calibrate::cuda_detail):
 //   kBlockThreads, kWarpsPerBlock  threads and warps per block,
 //   stefcal_grid_sync()            the grid-wide barrier (cooperative groups on the GPU),
-//   stefcal_block_shared<T>()      the block's StefcalSums<T>[kWarpsPerBlock] shared array,
+//   stefcal_block_shared<S>()      the block's S[kWarpsPerBlock] shared array (S: the sums of
+//                                  the gain type, StefcalSums<T> or FullJonesSums<T>),
 // and (the emulation) __ldg, __ldcg, __shfl_down_sync, atomicAdd, atomicSub, __syncthreads.
 #pragma once
 
@@ -32,15 +33,104 @@ __device__ __forceinline__ Complex<double> ldcg_c(const Complex<double>* p) {
   return {v.x, v.y};
 }
 
+// Gains through L2 (ldcg_c per complex element).
 template <typename T>
+__device__ __forceinline__ Complex<T> ldcg_gain(const Complex<T>* p) {
+  return ldcg_c(p);
+}
+template <typename T>
+__device__ __forceinline__ Jones<T> ldcg_gain(const Jones<T>* p) {
+  const Complex<T>* c = reinterpret_cast<const Complex<T>*>(p);
+  return {ldcg_c(c), ldcg_c(c + 1), ldcg_c(c + 2), ldcg_c(c + 3)};
+}
+
+__device__ __forceinline__ void shfl_add(float& v, int off) {
+  v += __shfl_down_sync(0xffffffffu, v, off);
+}
+__device__ __forceinline__ void shfl_add(double& v, int off) {
+  v += __shfl_down_sync(0xffffffffu, v, off);
+}
+template <typename T>
+__device__ __forceinline__ void shfl_add(Complex<T>& v, int off) {
+  shfl_add(v.re, off);
+  shfl_add(v.im, off);
+}
+template <typename T>
+__device__ __forceinline__ void shfl_add(Jones<T>& v, int off) {
+  shfl_add(v.a, off);
+  shfl_add(v.b, off);
+  shfl_add(v.c, off);
+  shfl_add(v.d, off);
+}
+
+// The two gain types of the kernel. A and B of problem k, receptor p are stored from
+// (k n + p) kTerms n on: element e of (p, q) at [e n + q] (kTerms = 1: the n x n row-major A, B
+// of stefcal.h; full-Jones: 16, so the lanes of a warp read consecutive q of one element).
+template <typename T>
+struct ScalarGains {
+  using Real = T;
+  using Gain = Complex<T>;
+  using AValue = Complex<T>;
+  using BValue = T;
+  using Sums = StefcalSums<T>;
+  static constexpr int kTerms = 1;
+  static constexpr int kUnroll = 4;
+  __device__ __forceinline__ static Sums zero() { return {{T(0), T(0)}, T(0)}; }
+  __device__ __forceinline__ static void accumulate(Sums& s, const AValue* a_row,
+                                                    const BValue* b_row, int /*n*/, int q,
+                                                    Gain g_q) {
+    stefcal_accumulate(s, ldg_c(a_row + q), __ldg(b_row + q), g_q);
+  }
+  __device__ __forceinline__ static void warp_reduce(Sums& s, int off) {
+    shfl_add(s.num, off);
+    shfl_add(s.den, off);
+  }
+  __device__ __forceinline__ static void add(Sums& s, const Sums& o) {
+    s.num += o.num;
+    s.den += o.den;
+  }
+  __device__ __forceinline__ static Gain gain(const Sums& s) { return stefcal_gain(s); }
+};
+
+template <typename T>
+struct FullJonesGains {
+  using Real = T;
+  using Gain = Jones<T>;
+  using AValue = Complex<T>;
+  using BValue = Complex<T>;
+  using Sums = FullJonesSums<T>;
+  static constexpr int kTerms = kFullJonesTerms;
+  static constexpr int kUnroll = 1;  // 32 independent loads per q already
+  __device__ __forceinline__ static Sums zero() { return {jones_zero<T>(), jones_zero<T>()}; }
+  __device__ __forceinline__ static void accumulate(Sums& s, const AValue* a_row,
+                                                    const BValue* b_row, int n, int q,
+                                                    const Gain& g_q) {
+    const std::size_t stride = static_cast<std::size_t>(n);
+    full_jones_accumulate(
+        s, [&](int e) { return ldg_c(a_row + e * stride + q); },
+        [&](int e) { return ldg_c(b_row + e * stride + q); }, g_q);
+  }
+  __device__ __forceinline__ static void warp_reduce(Sums& s, int off) {
+    shfl_add(s.num, off);
+    shfl_add(s.den, off);
+  }
+  __device__ __forceinline__ static void add(Sums& s, const Sums& o) {
+    s.num += o.num;
+    s.den += o.den;
+  }
+  __device__ __forceinline__ static Gain gain(const Sums& s) { return full_jones_gain(s); }
+};
+
+template <typename P>
 struct BatchArgs {
+  using Gain = typename P::Gain;
   int num_problems;
   int n;
-  const Complex<T>* a;  // [problem][p][q]
-  const T* b;           // [problem][p][q]
-  Complex<T>* buf[3];   // gains [problem][p]: buf[0] holds the starting point; three in rotation
-  Complex<T>* out;      // solution [problem][p]
-  double* norms;        // [2][problem][2]: ||g[i] - g[i-1]||^2, ||g[i]||^2 of even iterations
+  const typename P::AValue* a;  // [problem][p][term][q]
+  const typename P::BValue* b;  // [problem][p][term][q]
+  Gain* buf[3];   // gains [problem][p]: buf[0] holds the starting point; three in rotation
+  Gain* out;      // solution [problem][p]
+  double* norms;  // [2][problem][2]: ||g[i] - g[i-1]||^2, ||g[i]||^2 of even iterations
   StefcalMonitor* monitors;  // [2][problem]: stall state before / after a check
   int* stop_iteration;       // [problem]: iteration in which the problem stopped (0: running)
   int* running;              // problems not stopped
@@ -52,8 +142,8 @@ struct BatchArgs {
 };
 
 // buf[i] by selects (a dynamic index into the kernel parameter would go through local memory).
-template <typename T>
-__device__ __forceinline__ Complex<T>* stefcal_buffer(const BatchArgs<T>& args, int i) {
+template <typename P>
+__device__ __forceinline__ typename P::Gain* stefcal_buffer(const BatchArgs<P>& args, int i) {
   return i == 0 ? args.buf[0] : (i == 1 ? args.buf[1] : args.buf[2]);
 }
 
@@ -66,8 +156,8 @@ struct Verdict {
   StefcalMonitor m;
 };
 
-template <typename T>
-__device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<T>& args, int k, int c) {
+template <typename P>
+__device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<P>& args, int k, int c) {
   const std::size_t slot = static_cast<std::size_t>(c & 1) * args.num_problems + k;
   const std::size_t before = static_cast<std::size_t>((c + 1) & 1) * args.num_problems + k;
   // Through L2: written by atomics and by other SMs.
@@ -93,8 +183,9 @@ __device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<T>& args, int
 // of a problem makes the even iteration's test itself (the same numbers, so the same result);
 // the team of receptor 0 stores the stall state and the status. Buffers rotate: iteration it
 // reads buf[in] (and buf[in2] when averaging) and writes buf[out].
-template <typename T>
-__global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<T> args) {
+template <typename P>
+__global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<P> args) {
+  using Gain = typename P::Gain;
   const int n = args.n;
   const long long total = static_cast<long long>(args.num_problems) * n;
   const int lane = threadIdx.x & 31;
@@ -104,7 +195,7 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
   const int teams_per_block = kWarpsPerBlock / args.warps_per_row;
   const int team = warp_in_block / args.warps_per_row;
   const int team_lane = threadIdx.x % team_threads;
-  StefcalSums<T>* partial = stefcal_block_shared<T>();  // [kWarpsPerBlock]
+  typename P::Sums* partial = stefcal_block_shared<typename P::Sums>();  // [kWarpsPerBlock]
   const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long num_threads = static_cast<long long>(gridDim.x) * blockDim.x;
   int in = 0, in2 = -1, out = 1, last_out = 0, last_it = 0;
@@ -137,53 +228,49 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
           }
         }
         if (v.stop) {  // the solution is g[it - 1]
-          if (team_lane == 0) args.out[w] = ldcg_c(stefcal_buffer(args, in) + w);
+          if (team_lane == 0) args.out[w] = ldcg_gain(stefcal_buffer(args, in) + w);
           active = false;
         }
       }
-      StefcalSums<T> s{{T(0), T(0)}, T(0)};
+      typename P::Sums s = P::zero();
       if (active) {
-        const std::size_t row = static_cast<std::size_t>(w) * n;
-        const Complex<T>* g = stefcal_buffer(args, in) + static_cast<std::size_t>(k) * n;
+        const std::size_t row = static_cast<std::size_t>(w) * n * P::kTerms;
+        const typename P::AValue* a_row = args.a + row;
+        const typename P::BValue* b_row = args.b + row;
+        const Gain* g = stefcal_buffer(args, in) + static_cast<std::size_t>(k) * n;
         if (in2 >= 0) {  // (g[i] + g[i-1]) / 2 after an even iteration i
-          const Complex<T>* g2 = stefcal_buffer(args, in2) + static_cast<std::size_t>(k) * n;
-#pragma unroll 4
+          const Gain* g2 = stefcal_buffer(args, in2) + static_cast<std::size_t>(k) * n;
+#pragma unroll P::kUnroll
           for (int q = team_lane; q < n; q += team_threads) {
-            stefcal_accumulate(s, ldg_c(args.a + row + q), __ldg(args.b + row + q),
-                               stefcal_average(ldcg_c(g + q), ldcg_c(g2 + q)));
+            P::accumulate(s, a_row, b_row, n, q,
+                          stefcal_average(ldcg_gain(g + q), ldcg_gain(g2 + q)));
           }
         } else {
-#pragma unroll 4
+#pragma unroll P::kUnroll
           for (int q = team_lane; q < n; q += team_threads) {
-            stefcal_accumulate(s, ldg_c(args.a + row + q), __ldg(args.b + row + q), ldcg_c(g + q));
+            P::accumulate(s, a_row, b_row, n, q, ldcg_gain(g + q));
           }
         }
       }
-      for (int off = 16; off > 0; off >>= 1) {
-        s.num.re += __shfl_down_sync(0xffffffffu, s.num.re, off);
-        s.num.im += __shfl_down_sync(0xffffffffu, s.num.im, off);
-        s.den += __shfl_down_sync(0xffffffffu, s.den, off);
-      }
+      for (int off = 16; off > 0; off >>= 1) P::warp_reduce(s, off);
       if (args.warps_per_row > 1) {
         if (lane == 0) partial[warp_in_block] = s;
         __syncthreads();
         if (team_lane == 0) {
           for (int j = 1; j < args.warps_per_row; ++j) {
-            const StefcalSums<T>& o = partial[warp_in_block + j];
-            s.num += o.num;
-            s.den += o.den;
+            P::add(s, partial[warp_in_block + j]);
           }
         }
         __syncthreads();
       }
       if (active && team_lane == 0) {
-        const Complex<T> gn = stefcal_gain(s);
+        const Gain gn = P::gain(s);
         stefcal_buffer(args, out)[w] = gn;
         if (even) {  // the input of an even iteration is stored as is (no averaging before)
           const std::size_t slot = static_cast<std::size_t>((it / 2) & 1) * args.num_problems + k;
-          const Complex<T> old = ldcg_c(stefcal_buffer(args, in) + w);
-          atomicAdd(args.norms + 2 * slot, double(abs2(gn - old)));
-          atomicAdd(args.norms + 2 * slot + 1, double(abs2(gn)));
+          const Gain old = ldcg_gain(stefcal_buffer(args, in) + w);
+          atomicAdd(args.norms + 2 * slot, double(stefcal_norm2(gn - old)));
+          atomicAdd(args.norms + 2 * slot + 1, double(stefcal_norm2(gn)));
           if (p == 0) {  // the other slot's readers are done: clear it for iteration it + 2
             const std::size_t other =
                 static_cast<std::size_t>(((it / 2) + 1) & 1) * args.num_problems + k;
@@ -215,7 +302,7 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
   for (long long i = tid; i < total; i += num_threads) {
     const int k = static_cast<int>(i / n);
     if (__ldcg(args.stop_iteration + k) != 0) continue;
-    args.out[i] = ldcg_c(stefcal_buffer(args, last_out) + i);
+    args.out[i] = ldcg_gain(stefcal_buffer(args, last_out) + i);
     if (i % n == 0) {
       SolveState state = SolveState::MaxIterations;
       if (last_it % 2 == 0) {

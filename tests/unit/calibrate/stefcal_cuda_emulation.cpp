@@ -1,10 +1,10 @@
-// Host emulation of the CUDA StEFCal kernel (fringe/calibrate/stefcal_cuda_kernels.cuh): the
-// kernel compiled by the host compiler and run with one std::thread per CUDA thread, every
-// block at once (std::barrier for __syncthreads and for the cooperative grid barrier, an
-// exchange buffer per warp for shuffles, std::atomic_ref for atomics), with the argument block
-// that stefcal_cuda.cu builds. It checks the kernel's indexing, teams, phases and decisions on
-// machines without a GPU; nothing about timing or the memory model of a real GPU.
-// The CUDA qualifiers are empty for a host compiler (cuda_runtime.h, crt/host_defines.h);
+// Host emulation of the CUDA StEFCal kernel (fringe/calibrate/stefcal_cuda_kernels.cuh), for
+// scalar and full-Jones gains: the same kernel template compiled by the host compiler and run with
+// one std::thread per CUDA thread, every block at once (std::barrier for __syncthreads and for the
+// cooperative grid barrier, an exchange buffer per warp for shuffles, std::atomic_ref for atomics),
+// with the argument block that stefcal_cuda.cu builds. It checks the kernel's indexing, teams,
+// phases and decisions on machines without a GPU; nothing about timing or the memory model of a
+// real GPU. The CUDA qualifiers are empty for a host compiler (cuda_runtime.h, crt/host_defines.h);
 // __launch_bounds__ is not, so it is dropped here first.
 #define __launch_bounds__(...)
 
@@ -40,7 +40,7 @@ struct Block {
   }
   std::barrier<> barrier;
   std::vector<std::unique_ptr<Warp>> warps;
-  alignas(64) unsigned char shared[8 * 64] = {};
+  alignas(64) unsigned char shared[8 * 128] = {};  // 8 warps x FullJonesSums<double>
 };
 
 thread_local Block* block = nullptr;
@@ -82,10 +82,10 @@ constexpr int kWarpsPerBlock = kBlockThreads / 32;
 
 void stefcal_grid_sync() { emu::grid_barrier->arrive_and_wait(); }
 
-template <typename T>
-StefcalSums<T>* stefcal_block_shared() {
-  static_assert(sizeof(StefcalSums<T>) * kWarpsPerBlock <= sizeof(emu::Block::shared));
-  return reinterpret_cast<StefcalSums<T>*>(emu::block->shared);
+template <typename S>
+S* stefcal_block_shared() {
+  static_assert(sizeof(S) * kWarpsPerBlock <= sizeof(emu::Block::shared));
+  return reinterpret_cast<S*>(emu::block->shared);
 }
 
 }  // namespace fringe::calibrate::cuda_detail
@@ -94,20 +94,24 @@ StefcalSums<T>* stefcal_block_shared() {
 
 namespace fringe::calibrate::test {
 
-template <typename T>
-void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, const T* b,
-                                 Complex<T>* gains, SolveStatus* status,
-                                 const SolverOptions& options, int warps_per_row, int blocks) {
+namespace {
+
+// The kernel of gain type P on `blocks` emulated blocks, with the argument block that
+// stefcal_cuda.cu builds (filled field by field, as there).
+template <typename P>
+void run_emulated(int num_problems, int n, const typename P::AValue* a, const typename P::BValue* b,
+                  typename P::Gain* gains, SolveStatus* status, const SolverOptions& options,
+                  int warps_per_row, int blocks) {
   using namespace cuda_detail;
+  using Gain = typename P::Gain;
   const std::size_t ng = std::size_t(n) * num_problems;
-  std::vector<Complex<T>> buf0(gains, gains + ng), buf1(ng), buf2(ng), out(ng);
+  std::vector<Gain> buf0(gains, gains + ng), buf1(ng), buf2(ng), out(ng);
   std::vector<double> norms(4 * std::size_t(num_problems), 0.0);
   std::vector<int> stop_iteration(num_problems, 0);
   int running = num_problems;
   std::vector<StefcalMonitor> monitors(2 * std::size_t(num_problems));
   std::vector<SolveStatus> st(num_problems);
-  // Filled field by field, as stefcal_cuda.cu does.
-  BatchArgs<T> args{};
+  BatchArgs<P> args{};
   args.num_problems = num_problems;
   args.n = n;
   args.a = a;
@@ -141,7 +145,7 @@ void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, c
         emu::block = block_state[bk].get();
         emu::grid_barrier = &grid;
         emu::shuffle_phase = 0;
-        stefcal_batch_kernel<T>(args);
+        stefcal_batch_kernel<P>(args);
       });
     }
   }
@@ -150,11 +154,32 @@ void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, c
   std::copy(st.begin(), st.end(), status);
 }
 
+}  // namespace
+
+template <typename T>
+void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, const T* b,
+                                 Complex<T>* gains, SolveStatus* status,
+                                 const SolverOptions& options, int warps_per_row, int blocks) {
+  run_emulated<cuda_detail::ScalarGains<T>>(num_problems, n, a, b, gains, status, options,
+                                            warps_per_row, blocks);
+}
+
+template <typename T>
+void solve_full_jones_batch_emulated(int num_problems, int n, const Complex<T>* a,
+                                     const Complex<T>* b, Jones<T>* gains, SolveStatus* status,
+                                     const SolverOptions& options, int warps_per_row, int blocks) {
+  run_emulated<cuda_detail::FullJonesGains<T>>(num_problems, n, a, b, gains, status, options,
+                                               warps_per_row, blocks);
+}
+
 template void solve_scalar_batch_emulated<float>(int, int, const Complex<float>*, const float*,
                                                  Complex<float>*, SolveStatus*,
                                                  const SolverOptions&, int, int);
 template void solve_scalar_batch_emulated<double>(int, int, const Complex<double>*, const double*,
                                                   Complex<double>*, SolveStatus*,
                                                   const SolverOptions&, int, int);
+template void solve_full_jones_batch_emulated<double>(int, int, const Complex<double>*,
+                                                      const Complex<double>*, Jones<double>*,
+                                                      SolveStatus*, const SolverOptions&, int, int);
 
 }  // namespace fringe::calibrate::test

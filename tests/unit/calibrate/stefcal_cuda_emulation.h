@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fringe/calibrate/stefcal.h"
+#include "fringe/core/jones.h"
 
 namespace fringe::calibrate::test {
 
@@ -11,5 +12,11 @@ template <typename T>
 void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, const T* b,
                                  Complex<T>* gains, SolveStatus* status,
                                  const SolverOptions& options, int warps_per_row, int blocks);
+
+// The full-Jones kernel (A, B as build_full_jones_normal_equations writes them).
+template <typename T>
+void solve_full_jones_batch_emulated(int num_problems, int n, const Complex<T>* a,
+                                     const Complex<T>* b, Jones<T>* gains, SolveStatus* status,
+                                     const SolverOptions& options, int warps_per_row, int blocks);
 
 }  // namespace fringe::calibrate::test

@@ -2,9 +2,14 @@
 // against the CPU solver: same iterations, states and gains (to rounding: the sums run in
 // another order) for teams of 1, 2, 4 and 8 warps, grids of 1 and 2 blocks (grid striding),
 // a fixed odd iteration count (the final copy after the loop), a receptor without data and a
+// problem without data; and the full-Jones kernel against the CPU's sample-form full-Jones
+// solver (solve_full_jones): same iterations and states, gains to 1e-12, flagged stations, a
 // problem without data. Runs without a GPU (label unit).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
 #include <vector>
 
 #include "cal_test_util.h"
@@ -116,6 +121,147 @@ TEST(StefcalCudaEmulation, ReceptorAndProblemWithoutData) {
   SolverOptions o;
   o.tolerance = 1e-8;
   expect_emulated_equals_cpu(batch, 3, o, 1, 2);
+}
+
+// Full-Jones: cells of a polarised model (a unique solution), A and B built from them as the
+// GPU path of calibrate_ms does, the kernel against solve_full_jones on the same cells.
+struct JonesBatch {
+  int n = 0;
+  std::vector<cal_test::Problem> problems;
+  std::vector<std::vector<std::uint8_t>> flags;
+  std::vector<Complex<double>> a, b;
+  std::vector<fringe::Jones<double>> start;  // starting gains [problem][station]
+};
+
+JonesBatch make_jones_batch(int num, int stations, double sigma, unsigned seed) {
+  JonesBatch batch;
+  batch.n = stations;
+  for (int k = 0; k < num; ++k) {
+    batch.problems.push_back(
+        cal_test::make_problem(stations, 1, GainType::FullJones, true, sigma, seed + k));
+  }
+  batch.start.assign(std::size_t(stations) * num, fringe::jones_identity<double>());
+  return batch;
+}
+
+// Starting gains near the truth (each element off by ~10 %): from the identity the small
+// full-Jones problems need 100-300 iterations, too many for the emulation's slow barriers.
+void start_near_truth(JonesBatch& batch, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  for (std::size_t k = 0; k < batch.problems.size(); ++k) {
+    for (int p = 0; p < batch.n; ++p) {
+      const fringe::Jones<double>& t = batch.problems[k].true_gains[p];
+      batch.start[k * batch.n + p] = {
+          t.a + cal_test::rand_c(rng, 0.1), t.b + cal_test::rand_c(rng, 0.1),
+          t.c + cal_test::rand_c(rng, 0.1), t.d + cal_test::rand_c(rng, 0.1)};
+    }
+  }
+}
+
+void build_jones(JonesBatch& batch, int min_baselines) {
+  batch.a.clear();
+  batch.b.clear();
+  batch.flags.clear();
+  for (const auto& pr : batch.problems) {
+    batch.flags.push_back(flag_stations(pr.cell, min_baselines));
+    std::vector<Complex<double>> ak, bk;
+    build_full_jones_normal_equations(pr.cell, batch.flags.back(), ak, bk);
+    batch.a.insert(batch.a.end(), ak.begin(), ak.end());
+    batch.b.insert(batch.b.end(), bk.begin(), bk.end());
+  }
+}
+
+// Returns the emulated gains (raw: no reference phase fixed).
+std::vector<fringe::Jones<double>> expect_jones_emulated_equals_cpu(
+    const JonesBatch& batch, const SolverOptions& o, int warps_per_row, int blocks,
+    std::vector<SolveStatus>* st = nullptr) {
+  const int num = int(batch.problems.size());
+  std::vector<fringe::Jones<double>> g_emu = batch.start;
+  std::vector<SolveStatus> s_emu(num);
+  test::solve_full_jones_batch_emulated(num, batch.n, batch.a.data(), batch.b.data(), g_emu.data(),
+                                        s_emu.data(), o, warps_per_row, blocks);
+  double worst = 0;
+  for (int k = 0; k < num; ++k) {
+    std::vector<fringe::Jones<double>> g_cpu(batch.start.begin() + std::size_t(k) * batch.n,
+                                             batch.start.begin() + std::size_t(k + 1) * batch.n);
+    const SolveStatus s_cpu = solve_full_jones(batch.problems[k].cell, batch.flags[k], g_cpu, o);
+    EXPECT_EQ(s_emu[k].iterations, s_cpu.iterations) << "problem " << k;
+    EXPECT_EQ(s_emu[k].state, s_cpu.state) << "problem " << k;
+    // The change is a difference of nearly equal gains: equal to ~1e-15 absolute.
+    EXPECT_NEAR(s_emu[k].last_change, s_cpu.last_change, 1e-13) << "problem " << k;
+    for (int p = 0; p < batch.n; ++p) {
+      const fringe::Jones<double>& ge = g_emu[std::size_t(k) * batch.n + p];
+      const double s = fringe::jones_norm2(g_cpu[p]);
+      if (s == 0) {
+        EXPECT_EQ(fringe::jones_norm2(ge), 0.0) << "problem " << k << " station " << p;
+        continue;
+      }
+      worst = std::max(worst, std::sqrt(fringe::jones_norm2(ge - g_cpu[p]) / s));
+    }
+  }
+  EXPECT_LT(worst, 1e-12) << "full-Jones, warps per row " << warps_per_row << ", blocks " << blocks;
+  if (st) *st = s_emu;
+  return g_emu;
+}
+
+TEST(StefcalCudaEmulation, FullJonesConvergesAsTheCpu) {
+  // One problem of 8 stations: one round of 8 teams per iteration (emulated barriers are slow).
+  JonesBatch batch = make_jones_batch(1, 8, 0.0, 200);
+  start_near_truth(batch, 201);
+  build_jones(batch, 4);
+  SolverOptions o;
+  o.tolerance = 1e-9;  // about 150 iterations here
+  std::vector<SolveStatus> st;
+  const auto g = expect_jones_emulated_equals_cpu(batch, o, 1, 1, &st);
+  EXPECT_EQ(st[0].state, SolveState::Converged);
+  // Noise-free: the truth, after fixing the reference phase (1e-8 at this tolerance).
+  for (int k = 0; k < 1; ++k) {
+    std::vector<fringe::Jones<double>> gk(g.begin() + 8 * k, g.begin() + 8 * (k + 1));
+    fix_reference_phase_jones(gk, 0);
+    EXPECT_LT(cal_test::max_relative_error(gk, batch.problems[k].true_gains, GainType::FullJones, 0,
+                                           batch.flags[k]),
+              1e-7)
+        << "problem " << k;
+  }
+}
+
+TEST(StefcalCudaEmulation, FullJonesTeamsGridsAndFixedCounts) {
+  JonesBatch batch = make_jones_batch(2, 9, 0.05, 300);
+  build_jones(batch, 4);
+  SolverOptions o;
+  o.tolerance = 0;
+  o.stall_checks = 0;
+  o.max_iterations = 7;  // odd: the solution is an un-averaged update
+  expect_jones_emulated_equals_cpu(batch, o, 2, 2);
+  o.max_iterations = 6;
+  expect_jones_emulated_equals_cpu(batch, o, 4, 2);
+}
+
+TEST(StefcalCudaEmulation, FullJonesFlaggedStationAndProblemWithoutData) {
+  JonesBatch batch = make_jones_batch(2, 8, 0.0, 400);
+  // Problem 0: station 3 keeps only 2 baselines (flagged by min_baselines = 4). Problem 1: no
+  // usable row (one of the four products flagged everywhere; the stations are not flagged).
+  auto& c0 = batch.problems[0].cell;
+  for (std::size_t r = 0; r < c0.num_rows(); ++r) {
+    const bool has3 = c0.station1[r] == 3 || c0.station2[r] == 3;
+    const int other = c0.station1[r] == 3 ? c0.station2[r] : c0.station1[r];
+    if (has3 && other > 1) {
+      for (int k = 0; k < 4; ++k) c0.weight[4 * r + k] = 0;
+    }
+  }
+  start_near_truth(batch, 401);
+  auto& c2 = batch.problems[1].cell;
+  for (std::size_t r = 0; r < c2.num_rows(); ++r) c2.weight[4 * r + 1] = 0;
+  build_jones(batch, 4);
+  ASSERT_EQ(batch.flags[0][3], 1);
+  SolverOptions o;
+  o.tolerance = 1e-6;
+  std::vector<SolveStatus> st;
+  const auto g = expect_jones_emulated_equals_cpu(batch, o, 1, 2, &st);
+  EXPECT_EQ(st[0].state, SolveState::Converged);
+  EXPECT_EQ(st[1].state, SolveState::NoData);
+  EXPECT_EQ(fringe::jones_norm2(g[3]), 0.0);
+  for (int p = 0; p < 8; ++p) EXPECT_EQ(fringe::jones_norm2(g[8 + p]), 0.0);
 }
 
 }  // namespace
