@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "fringe/calibrate/sky_predict.h"
+#include "fringe/calibrate/stefcal_math.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/io/ms/gain_table.h"
@@ -37,6 +38,52 @@ Error setting_error(const std::string& key, const std::string& value, const std:
   return Error::in_setting(key, value, what);
 }
 
+#ifdef FRINGE_HAVE_CUDA
+// Full-Jones cells on GPU 0: A, B of the cells (stefcal_math.h, 32 n^2 complex values per
+// cell) built in parallel, solved in one batch per chunk of cells (a chunk holds at most
+// 1 GiB of A and B, at least one cell), then reference phase and residuals as solve_cell_cpu.
+template <typename T>
+void solve_full_jones_cells_gpu(const std::vector<CalCell<T>>& cells, const CalOptions& options,
+                                std::vector<CellSolution<T>>& sols) {
+  const int num = int(cells.size());
+  const int n = cells[0].num_stations;
+  for (const CalCell<T>& cell : cells) cell.validate();
+  const std::size_t per_cell = std::size_t(n) * kFullJonesTerms * std::size_t(n);
+  const std::size_t cell_bytes = 2 * per_cell * sizeof(Complex<T>);
+  const int chunk = int(std::max<std::size_t>(1, (std::size_t(1) << 30) / cell_bytes));
+  for (int k0 = 0; k0 < num; k0 += chunk) {
+    const int m = std::min(chunk, num - k0);
+    std::vector<Complex<T>> a(per_cell * m), b(per_cell * m);
+#pragma omp parallel for schedule(dynamic)
+    for (int j = 0; j < m; ++j) {
+      const int k = k0 + j;
+      sols[k].flagged = flag_stations(cells[k], options.min_baselines);
+      std::vector<Complex<T>> ak, bk;
+      build_full_jones_normal_equations(cells[k], sols[k].flagged, ak, bk);
+      std::copy(ak.begin(), ak.end(), a.begin() + per_cell * j);
+      std::copy(bk.begin(), bk.end(), b.begin() + per_cell * j);
+    }
+    std::vector<Jones<T>> g(std::size_t(n) * m, jones_identity<T>());
+    std::vector<SolveStatus> status(static_cast<std::size_t>(m));
+    solve_full_jones_batch_cuda(0, m, n, a.data(), b.data(), g.data(), status.data(),
+                                options.solver);
+#pragma omp parallel for schedule(dynamic)
+    for (int j = 0; j < m; ++j) {
+      const int k = k0 + j;
+      CellSolution<T>& sol = sols[k];
+      sol.status = status[j];
+      sol.gains.assign(g.begin() + std::size_t(n) * j, g.begin() + std::size_t(n) * (j + 1));
+      for (int p = 0; p < n; ++p) {
+        if (sol.flagged[p]) sol.gains[p] = jones_zero<T>();
+      }
+      fix_reference_phase_jones(sol.gains, options.reference_station);
+      sol.rms_before = residual_rms(cells[k], {}, sol.flagged, options.type);
+      sol.rms_after = residual_rms(cells[k], sol.gains, sol.flagged, options.type);
+    }
+  }
+}
+#endif
+
 // The solutions of one interval's cells (one per channel group).
 template <typename T>
 std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
@@ -44,6 +91,13 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
                                          std::string& backend) {
   const int num = int(cells.size());
   std::vector<CellSolution<T>> sols(cells.size());
+#ifdef FRINGE_HAVE_CUDA
+  if (options.type == GainType::FullJones && num > 0 && use_gpu && !cuda_devices().empty()) {
+    solve_full_jones_cells_gpu(cells, options, sols);
+    backend = "gpu 0";
+    return sols;
+  }
+#endif
   if (options.type == GainType::FullJones || num == 0) {
 #pragma omp parallel for schedule(dynamic)
     for (int k = 0; k < num; ++k) sols[k] = solve_cell_cpu(cells[k], options);

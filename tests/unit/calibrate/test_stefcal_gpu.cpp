@@ -2,7 +2,9 @@
 // identical algorithm, so double-precision gains agree to 1e-10 and the iteration counts to
 // within one check; noise-free gains equal the truth to 1e-8; batches mixing sizes of work,
 // flagged receptors and a problem without data; float against double; calibrate_ms on a GPU
-// against the CPU.
+// against the CPU. Full-Jones: the GPU kernel against the CPU's sample-form solver
+// (solve_full_jones) to 1e-10 in double, the truth to 1e-8, flagged stations and a problem
+// without data, calibrate_ms with Full-Jones gains.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -172,7 +174,7 @@ namespace {
 // calibrate_ms on a GPU and on the CPU: the same gain tables to 1e-10 (double).
 TEST(StefcalGpu, CalibrateMsGpuEqualsCpu) {
   SKIP_WITHOUT_GPU();
-  for (GainType type : {GainType::Scalar, GainType::Diagonal}) {
+  for (GainType type : {GainType::Scalar, GainType::Diagonal, GainType::FullJones}) {
     const cal_test::TestMs ms = cal_test::write_ms("gpu_vs_cpu.MS", true, true);
     CalibrateMsConfig c;
     c.ms_path = ms.path;
@@ -199,6 +201,144 @@ TEST(StefcalGpu, CalibrateMsGpuEqualsCpu) {
     }
     EXPECT_LT(worst, 1e-10) << gain_type_name(type);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Full-Jones problems: cells of a polarised model (a unique solution up to the phase), with
+// their A, B for the GPU.
+struct JonesBatch {
+  int n = 0;
+  std::vector<cal_test::Problem> problems;
+  std::vector<std::vector<std::uint8_t>> flags;
+  std::vector<Complex<double>> a, b;
+};
+
+JonesBatch make_jones_batch(int num, int stations, double sigma, unsigned seed) {
+  JonesBatch batch;
+  batch.n = stations;
+  for (int k = 0; k < num; ++k) {
+    batch.problems.push_back(
+        cal_test::make_problem(stations, 2, GainType::FullJones, true, sigma, seed + k));
+  }
+  return batch;
+}
+
+void build_jones(JonesBatch& batch) {
+  batch.a.clear();
+  batch.b.clear();
+  batch.flags.clear();
+  for (const auto& pr : batch.problems) {
+    batch.flags.push_back(flag_stations(pr.cell, 4));
+    std::vector<Complex<double>> ak, bk;
+    build_full_jones_normal_equations(pr.cell, batch.flags.back(), ak, bk);
+    batch.a.insert(batch.a.end(), ak.begin(), ak.end());
+    batch.b.insert(batch.b.end(), bk.begin(), bk.end());
+  }
+}
+
+// GPU against solve_full_jones (CPU, from the samples), both from the identity: states and
+// iterations (within one check) and raw gains to 1e-10. Returns the GPU gains and statuses.
+std::vector<fringe::Jones<double>> expect_jones_same_as_cpu(const JonesBatch& batch,
+                                                            const SolverOptions& o,
+                                                            int warps_per_row,
+                                                            std::vector<SolveStatus>& s_gpu) {
+  const int num = int(batch.problems.size());
+  std::vector<fringe::Jones<double>> g_gpu(std::size_t(batch.n) * num,
+                                           fringe::jones_identity<double>());
+  s_gpu.assign(num, SolveStatus{});
+  StefcalCudaFullJones<double> gpu(0, num, batch.n, warps_per_row);
+  gpu.upload(batch.a.data(), batch.b.data());
+  gpu.solve(g_gpu.data(), o);
+  gpu.download(g_gpu.data(), s_gpu.data());
+  double worst = 0;
+  for (int k = 0; k < num; ++k) {
+    std::vector<fringe::Jones<double>> g_cpu(batch.n, fringe::jones_identity<double>());
+    const SolveStatus s_cpu = solve_full_jones(batch.problems[k].cell, batch.flags[k], g_cpu, o);
+    EXPECT_NEAR(s_gpu[k].iterations, s_cpu.iterations, 2) << "problem " << k;
+    EXPECT_EQ(s_gpu[k].state, s_cpu.state) << "problem " << k;
+    for (int p = 0; p < batch.n; ++p) {
+      const fringe::Jones<double>& gg = g_gpu[std::size_t(k) * batch.n + p];
+      const double s = fringe::jones_norm2(g_cpu[p]);
+      if (s == 0) {
+        EXPECT_EQ(fringe::jones_norm2(gg), 0.0) << "problem " << k << " station " << p;
+        continue;
+      }
+      worst = std::max(worst, std::sqrt(fringe::jones_norm2(gg - g_cpu[p]) / s));
+    }
+  }
+  EXPECT_LT(worst, 1e-10) << "full-Jones, warps per row " << gpu.warps_per_row();
+  return g_gpu;
+}
+
+TEST(StefcalGpu, FullJonesDoubleAgreesWithCpuTo1e10) {
+  SKIP_WITHOUT_GPU();
+  JonesBatch batch = make_jones_batch(6, 24, 0.05, 500);
+  build_jones(batch);
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.max_iterations = 1000;
+  std::vector<SolveStatus> st;
+  for (int w : {0, 1, 2, 4, 8}) expect_jones_same_as_cpu(batch, o, w, st);
+  // Fixed odd iteration count: the solution is an un-averaged update.
+  SolverOptions fixed;
+  fixed.tolerance = 0;
+  fixed.stall_checks = 0;
+  fixed.max_iterations = 101;
+  expect_jones_same_as_cpu(batch, fixed, 0, st);
+  for (const SolveStatus& s : st) EXPECT_EQ(s.iterations, 101);
+}
+
+TEST(StefcalGpu, FullJonesNoiseFreeGainsEqualTruthTo1e8) {
+  SKIP_WITHOUT_GPU();
+  const int num = 3, stations = 30;
+  JonesBatch batch = make_jones_batch(num, stations, 0.0, 600);
+  build_jones(batch);
+  std::vector<fringe::Jones<double>> g(std::size_t(stations) * num,
+                                       fringe::jones_identity<double>());
+  std::vector<SolveStatus> st(num);
+  SolverOptions o;
+  o.tolerance = 1e-12;
+  o.max_iterations = 2000;
+  solve_full_jones_batch_cuda(0, num, stations, batch.a.data(), batch.b.data(), g.data(), st.data(),
+                              o);
+  for (int k = 0; k < num; ++k) {
+    EXPECT_NE(st[k].state, SolveState::MaxIterations) << "problem " << k;
+    std::vector<fringe::Jones<double>> gk(g.begin() + stations * k, g.begin() + stations * (k + 1));
+    fix_reference_phase_jones(gk, 0);
+    EXPECT_LT(cal_test::max_relative_error(gk, batch.problems[k].true_gains, GainType::FullJones, 0,
+                                           batch.flags[k]),
+              1e-8)
+        << "problem " << k;
+  }
+}
+
+TEST(StefcalGpu, FullJonesFlaggedStationAndEmptyProblem) {
+  SKIP_WITHOUT_GPU();
+  JonesBatch batch = make_jones_batch(3, 16, 0.0, 700);
+  // Problem 1: station 5 keeps 2 baselines (flagged). Problem 2: no row with 4 unflagged pols.
+  auto& c1 = batch.problems[1].cell;
+  for (std::size_t r = 0; r < c1.num_rows(); ++r) {
+    const bool has5 = c1.station1[r] == 5 || c1.station2[r] == 5;
+    const int other = c1.station1[r] == 5 ? c1.station2[r] : c1.station1[r];
+    if (has5 && other > 1) {
+      for (int k = 0; k < 4; ++k) c1.weight[4 * r + k] = 0;
+    }
+  }
+  auto& c2 = batch.problems[2].cell;
+  for (std::size_t r = 0; r < c2.num_rows(); ++r) c2.weight[4 * r + 2] = 0;
+  build_jones(batch);
+  ASSERT_EQ(batch.flags[1][5], 1);
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.max_iterations = 1000;
+  std::vector<SolveStatus> st;
+  const auto g = expect_jones_same_as_cpu(batch, o, 0, st);
+  EXPECT_EQ(fringe::jones_norm2(g[16 + 5]), 0.0);
+  EXPECT_EQ(st[0].state, SolveState::Converged);
+  EXPECT_EQ(st[2].state, SolveState::NoData);
 }
 
 }  // namespace
