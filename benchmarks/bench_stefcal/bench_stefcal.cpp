@@ -6,6 +6,11 @@
 //    problems x stations^2 x iterations per second and GFLOP/s.
 //  - "converge": one 1000-station problem with noise solved to the default tolerance 1e-6
 //    (iterations and time).
+//  - "full_jones_single" (1 problem) and "full_jones_batched" (20 problems) of 256 stations,
+//    300 iterations, 2x2 gains: GPU kernel on the 4x4 A, B form (stefcal_math.h); CPU
+//    (single only): solve_full_jones on the samples of the cell (one sample per baseline).
+//    GFLOP/s from stefcal_full_jones_flops_per_iteration (256 n^2 + 28 n), bytes per
+//    iteration 2 x 16 n^2 complex values.
 // GFLOP/s use stefcal_flops_per_iteration (stefcal.h: 10 n^2 + 3 n per iteration, our count
 // of memo 091's inner loop). Memory: A (complex) and B (real) are read once per iteration,
 // bytes_per_iteration = n^2 (sizeof(complex) + sizeof(real)) per problem; fraction_of_peak_bw
@@ -25,7 +30,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fringe/calibrate/cal_data.h"
 #include "fringe/calibrate/stefcal.h"
+#include "fringe/calibrate/stefcal_math.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #ifdef FRINGE_HAVE_CUDA
@@ -80,6 +87,49 @@ void make_problems(int num, int n, double sigma, std::vector<Complex<T>>& a, std
   }
 }
 
+// num full-Jones cells of n stations (one sample per baseline): 2x2 gains near diag(g_X, g_Y)
+// with leakage, a polarised model, R = G_p M G_q^H + noise of rms sigma; and their A, B.
+template <typename T>
+void make_full_jones_problems(int num, int n, double sigma, std::vector<cal::CalCell<T>>& cells,
+                              std::vector<Complex<T>>& a, std::vector<Complex<T>>& b) {
+  std::mt19937_64 rng(93);
+  std::normal_distribution<double> nd(0.0, 1.0);
+  std::uniform_real_distribution<double> amp(0.5, 1.5), ph(-M_PI, M_PI);
+  auto rc = [&](double s) { return Complex<double>{s * nd(rng), s * nd(rng)}; };
+  cells.assign(num, {});
+  a.clear();
+  b.clear();
+  for (int k = 0; k < num; ++k) {
+    std::vector<fringe::Jones<double>> g(n);
+    for (auto& x : g) {
+      x = {fringe::polar(amp(rng), ph(rng)), rc(0.2), rc(0.2), fringe::polar(amp(rng), ph(rng))};
+    }
+    cal::CalCell<T>& c = cells[k];
+    c.num_stations = n;
+    c.num_pols = 4;
+    for (int p = 0; p < n; ++p) {
+      for (int q = p + 1; q < n; ++q) {
+        const fringe::Jones<double> m{Complex<double>{1.0, 0.0} + rc(0.3), rc(0.3), rc(0.3),
+                                      Complex<double>{1.0, 0.0} + rc(0.3)};
+        const fringe::Jones<double> r = fringe::jones_sandwich(g[p], m, g[q]);
+        c.station1.push_back(p);
+        c.station2.push_back(q);
+        for (const Complex<double>& v : {r.a, r.b, r.c, r.d}) {
+          c.data.push_back(fringe::complex_cast<T>(v + rc(sigma)));
+        }
+        for (const Complex<double>& v : {m.a, m.b, m.c, m.d}) {
+          c.model.push_back(fringe::complex_cast<T>(v));
+        }
+        for (int i = 0; i < 4; ++i) c.weight.push_back(T(1));
+      }
+    }
+    std::vector<Complex<T>> ak, bk;
+    cal::build_full_jones_normal_equations(c, std::vector<std::uint8_t>(n, 0), ak, bk);
+    a.insert(a.end(), ak.begin(), ak.end());
+    b.insert(b.end(), bk.begin(), bk.end());
+  }
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -93,7 +143,7 @@ struct Peak {
 template <typename T>
 void emit(const std::string& name, const std::string& backend, const Options& opt, int num, int n,
           int iterations, double seconds, const Peak& peak, double target_sec,
-          const nlohmann::json& extra) {
+          const nlohmann::json& extra, bool full_jones = false) {
   nlohmann::json j;
   j["name"] = name;
   j["backend"] = backend;
@@ -107,9 +157,15 @@ void emit(const std::string& name, const std::string& backend, const Options& op
   j["time_ms"] = seconds * 1e3;
   const double pairs = double(num) * n * double(n) * iterations;
   j["throughput_pairs_iter_per_s"] = pairs / seconds;
-  const double flops = num * cal::stefcal_flops_per_iteration(n) * iterations;
+  const double flops = num *
+                       (full_jones ? cal::stefcal_full_jones_flops_per_iteration(n)
+                                   : cal::stefcal_flops_per_iteration(n)) *
+                       iterations;
   j["gflops"] = flops / seconds * 1e-9;
-  const double bytes = double(num) * n * double(n) * (sizeof(Complex<T>) + sizeof(T)) * iterations;
+  const double pair_bytes = full_jones ? 2.0 * cal::kFullJonesTerms * sizeof(Complex<T>)
+                                       : double(sizeof(Complex<T>) + sizeof(T));
+  const double bytes = double(num) * n * double(n) * pair_bytes * iterations;
+  if (full_jones) j["gains"] = "full_jones";
   j["effective_bandwidth_gb_s"] = bytes / seconds * 1e-9;
   if (peak.dram_bytes_per_sec > 0 && backend != "cpu") {
     j["fraction_of_peak_bw"] = bytes / seconds / peak.dram_bytes_per_sec;
@@ -161,6 +217,27 @@ double time_gpu(const Options& opt, int num, int n, const std::vector<Complex<T>
     if (r > 0) times.push_back(s);
   }
   std::vector<Complex<T>> g(g0.size());
+  std::vector<cal::SolveStatus> st(num);
+  gpu.download(g.data(), st.data());
+  last = st[0];
+  extra["grid_blocks"] = gpu.grid_blocks();
+  extra["warps_per_row"] = gpu.warps_per_row();
+  return median(times);
+}
+
+template <typename T>
+double time_gpu_full_jones(const Options& opt, int num, int n, const std::vector<Complex<T>>& a,
+                           const std::vector<Complex<T>>& b, const cal::SolverOptions& o,
+                           cal::SolveStatus& last, nlohmann::json& extra) {
+  cal::StefcalCudaFullJones<T> gpu(opt.device, num, n, opt.warps_per_row, opt.blocks_per_sm);
+  gpu.upload(a.data(), b.data());
+  const std::vector<fringe::Jones<T>> g0(std::size_t(n) * num, fringe::jones_identity<T>());
+  std::vector<double> times;
+  for (int r = 0; r <= opt.reps; ++r) {
+    const double s = gpu.solve(g0.data(), o);
+    if (r > 0) times.push_back(s);
+  }
+  std::vector<fringe::Jones<T>> g(g0.size());
   std::vector<cal::SolveStatus> st(num);
   gpu.download(g.data(), st.data());
   last = st[0];
@@ -223,6 +300,39 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
       const double s = time_cpu<T>(1, 1000, a, b, conv, opt.reps, st);
       emit<T>("converge", "cpu", opt, 1, 1000, st.iterations, s, peak, 0,
               {{"state", cal::solve_state_name(st.state)}});
+    }
+  }
+  // Full-Jones, 256 stations: one problem (GPU and CPU) and 20 problems (GPU).
+  {
+    constexpr int kJonesStations = 256;
+    for (int num : {1, 20}) {
+      const bool cpu = opt.cpu && num == 1;
+      if (!have_gpu && !cpu) continue;
+      std::vector<cal::CalCell<T>> cells;
+      std::vector<Complex<T>> ja, jb;
+      make_full_jones_problems<T>(num, kJonesStations, 0.1, cells, ja, jb);
+      const std::string name = num == 1 ? "full_jones_single" : "full_jones_batched";
+#ifdef FRINGE_HAVE_CUDA
+      if (have_gpu) {
+        nlohmann::json extra;
+        const double s = time_gpu_full_jones<T>(opt, num, kJonesStations, ja, jb, fixed, st, extra);
+        emit<T>(name, "gpu", opt, num, kJonesStations, st.iterations, s, peak, 0, extra, true);
+      }
+#endif
+      if (cpu) {
+        std::vector<double> times;
+        const std::vector<std::uint8_t> flags(kJonesStations, 0);
+        for (int r = 0; r <= opt.reps; ++r) {
+          std::vector<fringe::Jones<T>> g(kJonesStations, fringe::jones_identity<T>());
+          const auto t0 = std::chrono::steady_clock::now();
+          st = cal::solve_full_jones(cells[0], flags, g, fixed);
+          const double s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          if (r > 0) times.push_back(s);
+        }
+        emit<T>(name, "cpu", opt, 1, kJonesStations, st.iterations, median(times), peak, 0,
+                {{"form", "samples (solve_full_jones, one thread)"}}, true);
+      }
     }
   }
   // Batched, 512 stations.

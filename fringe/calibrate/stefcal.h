@@ -79,4 +79,9 @@ int fix_reference_phase(Complex<T>* g, int n, int reference, int stride = 1);
 // B_pq |g_q|^2 (2 flops); per q, |g_q|^2 (3 flops).
 inline double stefcal_flops_per_iteration(double n) { return 10.0 * n * n + 3.0 * n; }
 
+// The same for a full-Jones problem of n stations in the 4x4 A, B form (stefcal_math.h): per
+// (p, q) the two 4x4 complex maps A_pq . G_q and B_pq . H_q (2 x 16 complex multiply-adds, 256
+// flops); per q, H_q = G_q^H G_q (28 flops). The 2x2 inverse per station is not counted.
+inline double stefcal_full_jones_flops_per_iteration(double n) { return 256.0 * n * n + 28.0 * n; }
+
 }  // namespace fringe::calibrate
