@@ -90,6 +90,36 @@ TEST_P(CalibrateMs, RecoversGainsAndCorrectsData) {
 
 INSTANTIATE_TEST_SUITE_P(Conventions, CalibrateMs, ::testing::Values(true, false));
 
+// Full-Jones gains from the MS (CPU; the GPU path is compared with this one in
+// test_calibrate_gpu): a polarised model, so the diagonal true gains are found as 2x2 gains.
+TEST(CalibrateMsFullJones, RecoversGainsOnTheCpu) {
+  const TestMs ms = write_ms("full_jones.MS", true, true);
+  CalibrateMsConfig c = config_for(ms.path);
+  c.options.type = GainType::FullJones;
+  c.options.solver.tolerance = 1e-12;  // as test_calibrate_gpu's CalibrateMsGpuEqualsCpu
+  c.options.solver.max_iterations = 2000;
+  const CalibrateMsResult r = calibrate_ms(c, nullptr);
+  EXPECT_EQ(r.backend, "cpu");
+  EXPECT_EQ(r.num_cells, kTimes);
+  EXPECT_EQ(r.num_max_iterations, 0);
+  EXPECT_LT(r.rms_after, 1e-5);
+  const auto table = fringe::io::read_gain_table(r.gains_path);
+  ASSERT_EQ(table.rows.size(), std::size_t(kTimes * kStations));
+  EXPECT_EQ(table.gain_type, "full_jones");
+  for (int t = 0; t < kTimes; ++t) {
+    std::vector<Jones<double>> sol, truth;
+    for (int p = 0; p < kStations; ++p) {
+      const auto& row = table.rows[t * kStations + p];
+      sol.push_back({row.gain[0], row.gain[1], row.gain[2], row.gain[3]});
+      truth.push_back(ms.gains[t * kStations + p]);
+    }
+    EXPECT_LT(cal_test::max_relative_error(sol, truth, GainType::FullJones, 0,
+                                           std::vector<std::uint8_t>(kStations, 0)),
+              1e-5)
+        << "time " << t;
+  }
+}
+
 TEST(CalibrateMsFlags, FlaggedStationIsUnsolvedAndFlaggedInCorrectedData) {
   const TestMs ms = write_ms("flagged.MS", true, true);
   fringe::io::MsReader reader(ms.path);

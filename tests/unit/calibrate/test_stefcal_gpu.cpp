@@ -180,6 +180,7 @@ TEST(StefcalGpu, CalibrateMsGpuEqualsCpu) {
     c.ms_path = ms.path;
     c.options.type = type;
     c.options.solver.tolerance = 1e-12;
+    c.options.solver.max_iterations = 2000;  // full-Jones from the identity: several hundred
     c.use_gpu = false;
     c.gains_path = ms.path + ".cpu_gains";
     const CalibrateMsResult cpu = calibrate_ms(c, nullptr);
