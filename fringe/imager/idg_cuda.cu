@@ -188,6 +188,18 @@ class CudaBackend final : public IdgBackend<T> {
         throw Error("imager (CUDA): at most " + std::to_string(kVisCap / npol) +
                     " channels per subgrid (image/idg/channel_group_size)");
     const std::size_t batch = std::min<std::size_t>(nsub, std::max(1, opt_.max_subgrids_per_batch));
+    // Within each batch the subgrids with most visibilities first (their blocks take longest),
+    // so that a batch does not end with a few long blocks on an otherwise idle GPU.
+    // (H200, bench_imager --times 512: gridder kernel 1.04e9 -> 1.18e9 visibilities/s.) The
+    // rest of the call, the host-grid adding included, uses this order.
+    std::vector<Subgrid> sorted(subgrids.begin(), subgrids.end());
+    for (std::size_t b0 = 0; b0 < nsub; b0 += batch)
+      std::stable_sort(sorted.begin() + b0, sorted.begin() + std::min(nsub, b0 + batch),
+                       [](const Subgrid& a, const Subgrid& b) {
+                         return std::size_t(a.num_rows) * a.num_channels >
+                                std::size_t(b.num_rows) * b.num_channels;
+                       });
+    subgrids = sorted;
     const std::size_t grid_elems = std::size_t(npol) * gs * gs;
 
     // Inputs: subgrid descriptors, uvw, frequencies, taper x sign, visibilities, weights.

@@ -1,9 +1,11 @@
 // The CUDA back end of Image-Domain Gridding (Veenboer 2021, chapter 4): gridder and
-// degridder kernels with one thread block per subgrid and the subgrid's pixels spread over
-// its threads, visibilities and their phase terms staged in shared memory, hardware sincos
-// (after range reduction) in single precision; cuFFT batched subgrid FFTs; an atomic adder
-// and a splitter on a grid kept in GPU memory, or, when the grid does not fit there (the
-// hybrid scheme), subgrids copied to the host and added/split there. Batches of subgrids
+// degridder kernels with one thread block per subgrid (idg_cuda_kernels.cuh): the gridder's
+// threads own 8 pixels each, the degridder's 8 channels of a row; visibilities, row terms and
+// pixel coordinates staged in shared memory; hardware sincos (__sincosf) in single precision,
+// where evenly spaced channels let each phasor be stepped from channel to channel instead;
+// accurate sincos in double. cuFFT batched subgrid FFTs; an atomic adder and a splitter on a
+// grid kept in GPU memory, or, when the grid does not fit there (the hybrid scheme), subgrids
+// copied to the host and added/split there. Batches of subgrids (largest first within a batch)
 // alternate between two CUDA streams, so a batch's copies (and, in the hybrid scheme, its
 // adding on the host) overlap the other batch's kernels. The grid FFT uses cuFFT when the
 // grid fits on the GPU. The visibilities of a call are copied to the GPU whole.
