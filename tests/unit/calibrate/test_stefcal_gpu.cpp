@@ -4,7 +4,7 @@
 // flagged receptors and a problem without data; float against double; calibrate_ms on a GPU
 // against the CPU. Full-Jones: the GPU kernel against the CPU's sample-form solver
 // (solve_full_jones) to 1e-10 in double, the truth to 1e-8, flagged stations and a problem
-// without data, calibrate_ms with Full-Jones gains.
+// without data, float against double, calibrate_ms with Full-Jones gains.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -340,6 +340,41 @@ TEST(StefcalGpu, FullJonesFlaggedStationAndEmptyProblem) {
   EXPECT_EQ(fringe::jones_norm2(g[16 + 5]), 0.0);
   EXPECT_EQ(st[0].state, SolveState::Converged);
   EXPECT_EQ(st[2].state, SolveState::NoData);
+}
+
+TEST(StefcalGpu, FullJonesSingleAgreesWithDouble) {
+  SKIP_WITHOUT_GPU();
+  const int num = 2, stations = 24;
+  JonesBatch batch = make_jones_batch(num, stations, 0.01, 800);
+  build_jones(batch);
+  std::vector<Complex<float>> af, bf;
+  for (auto v : batch.a) af.push_back(fringe::complex_cast<float>(v));
+  for (auto v : batch.b) bf.push_back(fringe::complex_cast<float>(v));
+  std::vector<fringe::Jones<float>> gf(std::size_t(stations) * num,
+                                       fringe::jones_identity<float>());
+  std::vector<SolveStatus> st(num);
+  SolverOptions o;
+  o.tolerance = 1e-6;
+  o.max_iterations = 1000;
+  solve_full_jones_batch_cuda(0, num, stations, af.data(), bf.data(), gf.data(), st.data(), o);
+  o.tolerance = 1e-12;
+  for (int k = 0; k < num; ++k) {
+    EXPECT_NE(st[k].state, SolveState::MaxIterations) << "problem " << k;
+    std::vector<fringe::Jones<double>> gd(stations, fringe::jones_identity<double>());
+    solve_full_jones(batch.problems[k].cell, batch.flags[k], gd, o);
+    std::vector<fringe::Jones<double>> gk;
+    for (int p = 0; p < stations; ++p) {
+      gk.push_back(fringe::jones_cast<double>(gf[std::size_t(k) * stations + p]));
+    }
+    fix_reference_phase_jones(gk, 0);
+    fix_reference_phase_jones(gd, 0);
+    double worst = 0;
+    for (int p = 0; p < stations; ++p) {
+      worst = std::max(worst,
+                       std::sqrt(fringe::jones_norm2(gk[p] - gd[p]) / fringe::jones_norm2(gd[p])));
+    }
+    EXPECT_LT(worst, 1e-4) << "problem " << k;
+  }
 }
 
 }  // namespace
