@@ -143,10 +143,10 @@ __device__ __forceinline__ Complex<T> cmul(Complex<T> a, Complex<T> b) {
 // channel to channel (REC) instead of evaluating a sincos per channel.
 inline double even_channel_spacing(const double* f, std::size_t n) {
   if (n < 2 || f[1] == f[0]) return 0.0;
-  const double d = f[1] - f[0];
+  const double d = f[1] - f[0], tol = 1e-9 * (d < 0 ? -d : d);
   for (std::size_t c = 1; c < n; ++c) {
     const double e = (f[c] - f[0]) - double(c) * d;
-    if (e > 1e-9 * d || e < -1e-9 * d) return 0.0;
+    if (e > tol || e < -tol) return 0.0;
   }
   return d;
 }

@@ -319,6 +319,17 @@ TEST(ImagerCudaEmulation, ATermsMatchCpu) {
   }
 }
 
+// The host check that selects the single-precision channel-recurrence kernels.
+TEST(ImagerCudaEmulation, EvenChannelSpacing) {
+  const double up[4] = {150e6, 150e6 + 12.2e3, 150e6 + 24.4e3, 150e6 + 36.6e3};
+  const double down[3] = {150e6, 149e6, 148e6};
+  const double uneven[3] = {100e6, 101e6, 102.001e6};
+  EXPECT_NEAR(even_channel_spacing(up, 4), 12.2e3, 1e-6);
+  EXPECT_EQ(even_channel_spacing(down, 3), -1e6);
+  EXPECT_EQ(even_channel_spacing(uneven, 3), 0.0);
+  EXPECT_EQ(even_channel_spacing(up, 1), 0.0);
+}
+
 TEST(ImagerCudaEmulation, CheckerboardKernel) {
   const int size = 6, count = 2;
   std::vector<Complex<double>> d(size * size * count, Complex<double>{1.0, 2.0});
