@@ -111,7 +111,7 @@ struct BatchSolver {
     // few problems; one warp per station, as memo 091, for large batches), at most n / 32.
     int per_sm = 0, sms = 0, threads_per_sm = 0;
     FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, stefcal_batch_kernel<P>, kBlockThreads, 0));
+        &per_sm, stefcal_batch_kernel(static_cast<P*>(nullptr)), kBlockThreads, 0));
     FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     FRINGE_CUDA_CHECK(
         cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
@@ -192,9 +192,9 @@ struct BatchSolver {
     FRINGE_CUDA_CHECK(cudaEventCreate(&start));
     FRINGE_CUDA_CHECK(cudaEventCreate(&stop));
     FRINGE_CUDA_CHECK(cudaEventRecord(start, stream));
-    FRINGE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(stefcal_batch_kernel<P>),
-                                                  dim3(blocks), dim3(kBlockThreads), params, 0,
-                                                  stream));
+    FRINGE_CUDA_CHECK(cudaLaunchCooperativeKernel(
+        reinterpret_cast<void*>(stefcal_batch_kernel(static_cast<P*>(nullptr))), dim3(blocks),
+        dim3(kBlockThreads), params, 0, stream));
     FRINGE_CUDA_CHECK_KERNEL("stefcal_batch_kernel");
     FRINGE_CUDA_CHECK(cudaEventRecord(stop, stream));
     FRINGE_CUDA_CHECK_KERNEL_SYNC("stefcal_batch_kernel", stream);

@@ -183,8 +183,13 @@ __device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<P>& args, int
 // of a problem makes the even iteration's test itself (the same numbers, so the same result);
 // the team of receptor 0 stores the stall state and the status. Buffers rotate: iteration it
 // reads buf[in] (and buf[in2] when averaging) and writes buf[out].
+// One problem (latency bound: the chain of dependent memory accesses per iteration, not the
+// bandwidth, sets its speed): no thread loads stop_iteration (a single problem stops only in
+// an odd iteration, which is then the last, so its rows are never stopped from an earlier
+// one) or the running count after the barrier: every thread makes the test itself and leaves
+// the loop on its own verdict (the same numbers, so the same verdict everywhere).
 template <typename P>
-__global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<P> args) {
+__device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
   using Gain = typename P::Gain;
   const int n = args.n;
   const long long total = static_cast<long long>(args.num_problems) * n;
@@ -198,11 +203,13 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
   typename P::Sums* partial = stefcal_block_shared<typename P::Sums>();  // [kWarpsPerBlock]
   const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long num_threads = static_cast<long long>(gridDim.x) * blockDim.x;
+  const bool single = args.num_problems == 1;
   int in = 0, in2 = -1, out = 1, last_out = 0, last_it = 0;
 
   for (int it = 1; it <= args.max_iterations; ++it) {
     const bool even = (it % 2) == 0;
     const bool decide = !even && it >= 3;  // the test of even iteration it - 1
+    int single_stop = -1;                  // one problem: the verdict (-1: not made yet)
     // A team of warps_per_row warps per receptor (problem k, receptor p) sums A_pq g_q and
     // B_pq |g_q|^2 over q (lanes stride over q; warp shuffles, then shared memory across the
     // team's warps); g_p = num / den. Every block runs the same number of rounds, so the
@@ -212,11 +219,12 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
       const long long w = base + team;
       const int k = static_cast<int>(w < total ? w / n : 0);
       const int p = static_cast<int>(w < total ? w % n : 0);
-      const int stopped = w < total ? __ldcg(args.stop_iteration + k) : 1;
+      const int stopped = w < total ? (single ? 0 : __ldcg(args.stop_iteration + k)) : 1;
       bool active = w < total && (stopped == 0 || stopped >= it);
-      if (active && decide) {
+      if (decide && (active || single)) {  // (k = 0 for a team without a row)
         const Verdict v = stefcal_verdict(args, k, (it - 1) / 2);
-        if (p == 0 && team_lane == 0) {
+        single_stop = v.stop;
+        if (active && p == 0 && team_lane == 0) {
           const int c = (it - 1) / 2;
           args.monitors[static_cast<std::size_t>(c & 1) * args.num_problems + k] = v.m;
           if (v.stop != int(SolveState::NoData) + 1) args.status[k].last_change = v.change;
@@ -227,7 +235,7 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
             atomicSub(args.running, 1);
           }
         }
-        if (v.stop) {  // the solution is g[it - 1]
+        if (active && v.stop) {  // the solution is g[it - 1]
           if (team_lane == 0) args.out[w] = ldcg_gain(stefcal_buffer(args, in) + w);
           active = false;
         }
@@ -294,8 +302,14 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
     }
     // Problems stop only in odd iterations, and the next iteration (even) changes nothing, so
     // every thread reads the same count here (after an even one, a thread already in the
-    // next, odd, iteration could be counting down).
-    if (!even && *static_cast<volatile int*>(args.running) == 0) break;
+    // next, odd, iteration could be counting down). One problem: the thread's own verdict
+    // (made here if its block had no row, which the launch configuration avoids).
+    if (!even) {
+      if (single && decide && single_stop < 0) {
+        single_stop = stefcal_verdict(args, 0, (it - 1) / 2).stop;
+      }
+      if (single ? single_stop > 0 : *static_cast<volatile int*>(args.running) == 0) break;
+    }
   }
   // Problems still running after the last iteration: its output is the solution; after an
   // even last iteration its test still decides converged / stalled / no data / max.
@@ -314,6 +328,32 @@ __global__ void __launch_bounds__(kBlockThreads) stefcal_batch_kernel(BatchArgs<
       args.status[k].state = state;
     }
   }
+}
+
+// The kernels (one per gain type, so that each has its own launch bounds). Scalar: at least 4
+// resident blocks per SM (at most 64 registers), what ptxas chose for this kernel when it was
+// measured on the H200 (sm_90, CUDA 13); without the bound it took 73 registers in float after
+// the single-problem changes (3 blocks per SM). Full-Jones: ptxas's choice (about 106
+// registers in double, no spills; a bound of 2 blocks per SM made it spill).
+template <typename T>
+__global__ void __launch_bounds__(kBlockThreads, 4)
+    stefcal_scalar_kernel(BatchArgs<ScalarGains<T>> args) {
+  stefcal_batch(args);
+}
+template <typename T>
+__global__ void __launch_bounds__(kBlockThreads)
+    stefcal_full_jones_kernel(BatchArgs<FullJonesGains<T>> args) {
+  stefcal_batch(args);
+}
+
+// The kernel of gain type P: stefcal_batch_kernel(static_cast<P*>(nullptr)).
+template <typename T>
+constexpr auto stefcal_batch_kernel(ScalarGains<T>*) {
+  return &stefcal_scalar_kernel<T>;
+}
+template <typename T>
+constexpr auto stefcal_batch_kernel(FullJonesGains<T>*) {
+  return &stefcal_full_jones_kernel<T>;
 }
 
 }  // namespace fringe::calibrate::cuda_detail

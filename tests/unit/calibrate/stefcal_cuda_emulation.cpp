@@ -145,7 +145,7 @@ void run_emulated(int num_problems, int n, const typename P::AValue* a, const ty
         emu::block = block_state[bk].get();
         emu::grid_barrier = &grid;
         emu::shuffle_phase = 0;
-        stefcal_batch_kernel<P>(args);
+        stefcal_batch_kernel(static_cast<P*>(nullptr))(args);
       });
     }
   }

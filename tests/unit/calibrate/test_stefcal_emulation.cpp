@@ -94,6 +94,25 @@ TEST(StefcalCudaEmulation, ConvergesAsTheCpu) {
   expect_emulated_equals_cpu(scalar, 1, o, 2, 1);
 }
 
+// One problem: the kernel's single-problem path (no stop_iteration or running-count reads;
+// every thread leaves the loop on its own verdict), over 1 and 2 blocks and teams of 1, 2
+// warps, stopping before max_iterations; and a problem without data.
+TEST(StefcalCudaEmulation, SingleProblemStopsAsTheCpu) {
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  const Batch scalar = make_batch(1, 14, GainType::Scalar, 0.01, 110);
+  std::vector<Complex<double>> g(std::size_t(scalar.n), {1, 0});
+  const SolveStatus s = solve_scalar(scalar.n, scalar.a.data(), scalar.b.data(), g.data(), o);
+  ASSERT_EQ(s.state, SolveState::Converged);
+  ASSERT_LT(s.iterations, o.max_iterations);
+  expect_emulated_equals_cpu(scalar, 1, o, 1, 2);
+  expect_emulated_equals_cpu(scalar, 1, o, 2, 1);
+  Batch empty = scalar;
+  std::fill(empty.a.begin(), empty.a.end(), Complex<double>{0, 0});
+  std::fill(empty.b.begin(), empty.b.end(), 0.0);
+  expect_emulated_equals_cpu(empty, 1, o, 1, 2);
+}
+
 TEST(StefcalCudaEmulation, FixedOddIterationCount) {
   SolverOptions o;
   o.tolerance = 0;
