@@ -191,10 +191,10 @@ SolveStatus solve_full_jones(const CalCell<T>& cell, const std::vector<std::uint
       num[q] += jones_mul_h(jones_h(rpq), zq) * w;
       den[q] += jones_mul_h(zq, zq) * w;
     }
+    // G_p = N_p D_p^-1, 0 if singular (the formula of the GPU kernel, stefcal_math.h).
     for (int p = 0; p < n; ++p) {
-      const Complex<T> det = jones_det(den[p]);
-      g_new[p] = (station_flags[p] || !(abs2(det) > T(0))) ? jones_zero<T>()
-                                                           : num[p] * jones_inverse(den[p]);
+      g_new[p] =
+          station_flags[p] ? jones_zero<T>() : full_jones_gain(FullJonesSums<T>{num[p], den[p]});
     }
     status.iterations = it;
     if (it % 2 == 0) {
@@ -216,7 +216,7 @@ SolveStatus solve_full_jones(const CalCell<T>& cell, const std::vector<std::uint
         g = g_new;
         break;
       }
-      for (int p = 0; p < n; ++p) g[p] = (g_new[p] + g[p]) * T(0.5);
+      for (int p = 0; p < n; ++p) g[p] = stefcal_average(g_new[p], g[p]);
     } else {
       g.swap(g_new);
     }
