@@ -287,6 +287,12 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
         }
       }
     }
+    // One problem, a block without a row (the launch configuration avoids it): its verdict,
+    // before the barrier (after it, a thread already in the next iteration may clear the
+    // norms read here).
+    if (single && decide && single_stop < 0) {
+      single_stop = stefcal_verdict(args, 0, (it - 1) / 2).stop;
+    }
     stefcal_grid_sync();
     last_out = out;
     last_it = it;
@@ -302,13 +308,9 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
     }
     // Problems stop only in odd iterations, and the next iteration (even) changes nothing, so
     // every thread reads the same count here (after an even one, a thread already in the
-    // next, odd, iteration could be counting down). One problem: the thread's own verdict
-    // (made here if its block had no row, which the launch configuration avoids).
-    if (!even) {
-      if (single && decide && single_stop < 0) {
-        single_stop = stefcal_verdict(args, 0, (it - 1) / 2).stop;
-      }
-      if (single ? single_stop > 0 : *static_cast<volatile int*>(args.running) == 0) break;
+    // next, odd, iteration could be counting down). One problem: the thread's own verdict.
+    if (!even && (single ? single_stop > 0 : *static_cast<volatile int*>(args.running) == 0)) {
+      break;
     }
   }
   // Problems still running after the last iteration: its output is the solution; after an

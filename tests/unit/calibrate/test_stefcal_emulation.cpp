@@ -107,6 +107,10 @@ TEST(StefcalCudaEmulation, SingleProblemStopsAsTheCpu) {
   ASSERT_LT(s.iterations, o.max_iterations);
   expect_emulated_equals_cpu(scalar, 1, o, 1, 2);
   expect_emulated_equals_cpu(scalar, 1, o, 2, 1);
+  // More blocks than rows (6 rows of 8 warps, 7 blocks): a block without a row makes the
+  // test itself (the launch configuration on a GPU never does this).
+  const Batch small = make_batch(1, 6, GainType::Scalar, 0.01, 120);
+  expect_emulated_equals_cpu(small, 1, o, 8, 7);
   Batch empty = scalar;
   std::fill(empty.a.begin(), empty.a.end(), Complex<double>{0, 0});
   std::fill(empty.b.begin(), empty.b.end(), 0.0);
