@@ -335,7 +335,7 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
 // The kernels (one per gain type, so that each has its own launch bounds). Scalar: at least 4
 // resident blocks per SM (at most 64 registers), what ptxas chose for this kernel when it was
 // measured on the H200 (sm_90, CUDA 13); without the bound it took 73 registers in float after
-// the single-problem changes (3 blocks per SM). Full-Jones: ptxas's choice (about 106
+// the single-problem changes (3 blocks per SM). Full-Jones: ptxas's choice (about 108
 // registers in double, no spills; a bound of 2 blocks per SM made it spill).
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads, 4)
