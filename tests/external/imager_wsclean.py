@@ -17,35 +17,6 @@ import sys
 
 import ms_test_util as util
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-
-SIM = """[General]
-app=sim_interferometer
-
-[simulator]
-use_gpus=false
-
-[sky]
-oskar_sky_model/file={sky}
-
-[observation]
-phase_centre_ra_deg={ra0}
-phase_centre_dec_deg={dec0}
-start_frequency_hz=1.4e9
-num_channels=2
-frequency_inc_hz=4e6
-start_time_utc=15-03-2024 07:26:00.000
-length=02:00:00.000
-num_time_steps=12
-
-[telescope]
-input_directory={telescope}
-station_type=Isotropic beam
-
-[interferometer]
-ms_filename={ms}
-"""
 
 IMAGER = """[General]
 app=imager
@@ -120,8 +91,7 @@ def main():
     ms = os.path.join(args.workdir, "imager_wsclean.ms")
     ini = os.path.join(args.workdir, "sim.ini")
     with open(ini, "w") as f:
-        f.write(SIM.format(sky=sky, ra0=ra0, dec0=dec0, ms=ms,
-                           telescope=os.path.join(ROOT, "telescope-models", "vla-a.tm")))
+        f.write(util.vla_sim_settings(sky, ms, ra0, dec0, 2, 4e6, 12))
     subprocess.run([args.sim, "-q", ini], check=True)
     prefix = os.path.join(args.workdir, "wsclean")
     subprocess.run([wsclean, "-quiet", "-size", str(size), str(size), "-scale",

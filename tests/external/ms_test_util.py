@@ -68,3 +68,37 @@ def write_ms(writer, workdir, name, stations, centre, **params):
     args += ["%s=%s" % (k, v) for k, v in params.items()]
     subprocess.run(args, check=True)
     return out
+
+
+def vla_sim_settings(sky, ms, ra0_deg, dec0_deg, num_channels, freq_inc_hz, num_times,
+                     interferometer_extra=""):
+    """sim_interferometer settings (INI text) of the external imaging tests: the shipped VLA-A
+    model with isotropic stations on the CPU, 1.4 GHz, two hours from 15-03-2024 07:26 UTC."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    telescope = os.path.join(root, "telescope-models", "vla-a.tm")
+    return f"""[General]
+app=sim_interferometer
+
+[simulator]
+use_gpus=false
+
+[sky]
+oskar_sky_model/file={sky}
+
+[observation]
+phase_centre_ra_deg={ra0_deg}
+phase_centre_dec_deg={dec0_deg}
+start_frequency_hz=1.4e9
+num_channels={num_channels}
+frequency_inc_hz={freq_inc_hz}
+start_time_utc=15-03-2024 07:26:00.000
+length=02:00:00.000
+num_time_steps={num_times}
+
+[telescope]
+input_directory={telescope}
+station_type=Isotropic beam
+
+[interferometer]
+{interferometer_extra}ms_filename={ms}
+"""

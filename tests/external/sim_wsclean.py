@@ -15,37 +15,6 @@ import sys
 
 import ms_test_util as util
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-
-SETTINGS = """[General]
-app=sim_interferometer
-
-[simulator]
-use_gpus=false
-
-[sky]
-oskar_sky_model/file={sky}
-
-[observation]
-phase_centre_ra_deg={ra0}
-phase_centre_dec_deg={dec0}
-start_frequency_hz=1.4e9
-num_channels=4
-frequency_inc_hz=2e6
-start_time_utc=15-03-2024 07:26:00.000
-length=02:00:00.000
-num_time_steps=15
-
-[telescope]
-input_directory={telescope}
-station_type=Isotropic beam
-
-[interferometer]
-use_casa_phase_convention={casa}
-ms_filename={ms}
-"""
-
 
 def main():
     ap = argparse.ArgumentParser()
@@ -83,8 +52,8 @@ def main():
         ms = os.path.join(args.workdir, name + ".ms")
         ini = os.path.join(args.workdir, name + ".ini")
         with open(ini, "w") as f:
-            f.write(SETTINGS.format(sky=sky, ra0=ra0, dec0=dec0, casa=casa, ms=ms,
-                                    telescope=os.path.join(ROOT, "telescope-models", "vla-a.tm")))
+            f.write(util.vla_sim_settings(sky, ms, ra0, dec0, 4, 2e6, 15,
+                                          f"use_casa_phase_convention={casa}\n"))
         subprocess.run([args.app, "-q", ini], check=True)
         prefix = os.path.join(args.workdir, name)
         cmd = [wsclean, "-quiet", "-size", str(size), str(size), "-scale", "%gasec" % scale_asec,
