@@ -3,8 +3,8 @@
 
 #include "fringe/astro/direction.h"
 #include "fringe/core/cuda_check.h"
-#include "fringe/core/philox_math.h"
 #include "fringe/sim/gpu_sim_kernels.cuh"
+#include "fringe/vis/noise_math.h"
 
 namespace fringe::sim::gpu {
 namespace {
@@ -86,9 +86,7 @@ __global__ void add_kernel(std::size_t n, Complex<T>* dst, const Complex<T>* src
   dst[k].im += src[k].im;
 }
 
-// vis/noise.cpp: crosses draw 0 (and 1 in Full mode), autos draw 2.
-constexpr std::uint32_t kDrawAuto = 2;
-
+// System noise: vis/noise_math.h's formulas, one thread per visibility or auto-correlation.
 template <typename T>
 __global__ void cross_noise_kernel(NoiseArgs a, Complex<T>* cross) {
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -98,23 +96,9 @@ __global__ void cross_noise_kernel(NoiseArgs a, Complex<T>* cross) {
   const int c = int((k / per_tc) % std::size_t(a.num_channels));
   const int t = int(k / (per_tc * std::size_t(a.num_channels)));
   const double* sig = a.sigma + std::size_t(c) * a.num_stations;
-  const double scale = a.full ? 1.0 : 0.70710678118654752440;  // 1/sqrt(2) for Scalar
-  const double sd = sqrt(sig[a.p_of_b[b]] * sig[a.q_of_b[b]]) * scale;
-  const auto time = std::uint32_t(a.start_time + t), chan = std::uint32_t(a.start_channel + c);
-  double z[8];
-  philox_normals4(a.seed, time, chan, std::uint32_t(b), 0, z);
-  const int npol = a.full ? 4 : 1;
-  Complex<T>* vis = cross + k * std::size_t(npol);
-  if (a.full) {
-    philox_normals4(a.seed, time, chan, std::uint32_t(b), 1, z + 4);
-    for (int pol = 0; pol < 4; ++pol) {
-      vis[pol].re += T(sd * z[2 * pol]);
-      vis[pol].im += T(sd * z[2 * pol + 1]);
-    }
-  } else {
-    vis[0].re += T(sd * z[0]);
-    vis[0].im += T(sd * z[1]);
-  }
+  vis::add_cross_noise(cross + k * std::size_t(a.full ? 4 : 1), a.full, sig[a.p_of_b[b]],
+                       sig[a.q_of_b[b]], a.seed, std::uint32_t(a.start_time + t),
+                       std::uint32_t(a.start_channel + c), std::uint32_t(b));
 }
 
 template <typename T>
@@ -126,25 +110,10 @@ __global__ void auto_noise_kernel(NoiseArgs a, Complex<T>* autos) {
   const int c = int((k / per_tc) % std::size_t(a.num_channels));
   const int t = int(k / (per_tc * std::size_t(a.num_channels)));
   const double sigma = a.sigma[std::size_t(c) * a.num_stations + p];
-  const double scale = a.full ? 1.0 : 0.70710678118654752440;
-  const double sd = sigma * scale;
-  // vis::auto_noise_bias: sqrt(2) sigma sqrt(2 dnu tau).
-  const double bias =
-      1.41421356237309504880 * sigma * sqrt(2.0 * a.channel_bandwidth_hz * a.time_average_sec);
-  double z[4];
-  philox_normals4(a.seed, std::uint32_t(a.start_time + t), std::uint32_t(a.start_channel + c),
-                  std::uint32_t(p), kDrawAuto, z);
-  Complex<T>* v = autos + k * std::size_t(a.full ? 4 : 1);
-  if (a.full) {
-    v[0].re += T(sd * z[0] + bias);
-    v[1].re += T(sd * z[2]);
-    v[1].im += T(sd * z[3]);
-    v[2].re += T(sd * z[2]);
-    v[2].im += T(-sd * z[3]);
-    v[3].re += T(sd * z[1] + bias);
-  } else {
-    v[0].re += T(sd * z[0] + bias);
-  }
+  const double bias = vis::auto_noise_bias(sigma, a.channel_bandwidth_hz, a.time_average_sec);
+  vis::add_auto_noise(autos + k * std::size_t(a.full ? 4 : 1), a.full, sigma, bias, a.seed,
+                      std::uint32_t(a.start_time + t), std::uint32_t(a.start_channel + c),
+                      std::uint32_t(p));
 }
 
 }  // namespace

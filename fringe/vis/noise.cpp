@@ -5,15 +5,9 @@
 
 #include "fringe/core/error.h"
 #include "fringe/core/philox.h"
+#include "fringe/vis/noise_math.h"
 
 namespace fringe::vis {
-namespace {
-
-// Draw numbers of the counter: crosses use 0 and 1, autos 2.
-constexpr std::uint32_t kDrawAuto = 2;
-
-}  // namespace
-
 std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> counter,
                                         std::array<std::uint32_t, 2> key) {
   return fringe::philox4x32(counter, key);
@@ -22,10 +16,6 @@ std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> counter,
 std::array<double, 4> noise_normals(std::uint64_t seed, std::uint32_t time, std::uint32_t channel,
                                     std::uint32_t index, std::uint32_t draw) {
   return philox_normals(seed, time, channel, index, draw);
-}
-
-double auto_noise_bias(double sigma_jy, double channel_bandwidth_hz, double time_average_sec) {
-  return std::sqrt(2.0) * sigma_jy * std::sqrt(2.0 * channel_bandwidth_hz * time_average_sec);
 }
 
 std::size_t NoiseTable::nearest(double f) const {
@@ -69,7 +59,6 @@ void add_system_noise(VisBlock<T>& block, const NoiseTable& table, const NoisePa
   const std::size_t ns = std::size_t(block.num_stations());
   table.validate(ns);
   const bool full = block.pol_mode() == PolMode::Full;
-  const double scale = full ? 1.0 : 1.0 / std::sqrt(2.0);
   std::vector<double> sigma(ns);
   for (int c = 0; c < block.num_channels(); ++c) {
     for (std::size_t s = 0; s < ns; ++s) sigma[s] = table.sigma(s, block.frequency_hz(c));
@@ -80,36 +69,17 @@ void add_system_noise(VisBlock<T>& block, const NoiseTable& table, const NoisePa
         std::size_t b = 0;
         for (std::size_t p = 0; p < ns; ++p) {
           for (std::size_t q = p + 1; q < ns; ++q, ++b) {
-            const double sd = std::sqrt(sigma[p] * sigma[q]) * scale;
-            const auto z0 = noise_normals(params.seed, time, channel, std::uint32_t(b), 0);
-            Complex<T>* v = &block.cross(t, c, b, 0);
-            if (full) {
-              const auto z1 = noise_normals(params.seed, time, channel, std::uint32_t(b), 1);
-              const double z[8] = {z0[0], z0[1], z0[2], z0[3], z1[0], z1[1], z1[2], z1[3]};
-              for (int pol = 0; pol < 4; ++pol) {
-                v[pol] += Complex<T>{T(sd * z[2 * pol]), T(sd * z[2 * pol + 1])};
-              }
-            } else {
-              v[0] += Complex<T>{T(sd * z0[0]), T(sd * z0[1])};
-            }
+            add_cross_noise(&block.cross(t, c, b, 0), full, sigma[p], sigma[q], params.seed, time,
+                            channel, std::uint32_t(b));
           }
         }
       }
       if (block.has_autos()) {
         for (std::size_t p = 0; p < ns; ++p) {
-          const double sd = sigma[p] * scale;
           const double bias =
               auto_noise_bias(sigma[p], params.channel_bandwidth_hz, params.time_average_sec);
-          const auto z = noise_normals(params.seed, time, channel, std::uint32_t(p), kDrawAuto);
-          Complex<T>* v = &block.autos(t, c, int(p), 0);
-          if (full) {
-            v[0] += Complex<T>{T(sd * z[0] + bias), T(0)};
-            v[1] += Complex<T>{T(sd * z[2]), T(sd * z[3])};
-            v[2] += Complex<T>{T(sd * z[2]), T(-sd * z[3])};
-            v[3] += Complex<T>{T(sd * z[1] + bias), T(0)};
-          } else {
-            v[0] += Complex<T>{T(sd * z[0] + bias), T(0)};
-          }
+          add_auto_noise(&block.autos(t, c, int(p), 0), full, sigma[p], bias, params.seed, time,
+                         channel, std::uint32_t(p));
         }
       }
     }

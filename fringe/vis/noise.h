@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fringe/vis/noise_math.h"  // auto_noise_bias and the per-visibility formulas
 #include "fringe/vis/vis_block.h"
 
 namespace fringe::vis {
@@ -50,10 +51,6 @@ std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> counter,
 // fringe::philox_normals (core/philox.h).
 std::array<double, 4> noise_normals(std::uint64_t seed, std::uint32_t time, std::uint32_t channel,
                                     std::uint32_t index, std::uint32_t draw);
-
-// Mean added to the real part of XX and YY of station auto-correlations:
-// sqrt(2) sigma sqrt(2 dnu tau).
-double auto_noise_bias(double sigma_jy, double channel_bandwidth_hz, double time_average_sec);
 
 // Adds noise to every cross- and auto-correlation the block holds. The block's frequencies
 // and start_time_index / start_channel_index must be set (VisBlock::set_axes).
