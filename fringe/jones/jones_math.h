@@ -332,4 +332,14 @@ FRINGE_HD_INLINE Complex<T> station_jones_scalar(const StationBeamParams<T>& p, 
   return {p.elliptical ? scalar_from_feeds(gx, gy) : gx, T(0)};
 }
 
+// Phase factor of a station cable length error dL (m) at freq_hz: exp(i 2 pi dL / lambda)
+// (oskar-compat.md 4.2); it multiplies the station's X or Y row of J.
+template <typename T>
+FRINGE_HD_INLINE Complex<T> cable_phase(double length_error_m, double freq_hz) {
+  using std::cos;
+  using std::sin;
+  const double phase = 2.0 * 3.14159265358979323846 * freq_hz / 299792458.0 * length_error_m;
+  return {T(cos(phase)), T(sin(phase))};
+}
+
 }  // namespace fringe::jones

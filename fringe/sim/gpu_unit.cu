@@ -16,6 +16,7 @@
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/aperture_array_cuda.h"
 #include "fringe/jones/aperture_array_plans.h"
+#include "fringe/jones/jones_math.h"
 #include "fringe/jones/station_jones_cuda.h"
 #include "fringe/predict/predict_cuda.h"
 #include "fringe/sim/gpu_buffer.cuh"
@@ -426,12 +427,11 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
     FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // params is freed at return
   }
   if (!d.setup.cable_x.empty()) {  // station cable phases exp(i 2 pi dL / lambda), oskar-compat 4.2
-    const double k = 2.0 * 3.14159265358979323846 * in.freq_hz / 299792458.0;
     const std::size_t np = d.setup.num_stations;
     std::vector<Complex<T>> hx(np), hy(np);
     for (std::size_t p = 0; p < np; ++p) {
-      hx[p] = {T(std::cos(k * d.setup.cable_x[p])), T(std::sin(k * d.setup.cable_x[p]))};
-      hy[p] = {T(std::cos(k * d.setup.cable_y[p])), T(std::sin(k * d.setup.cable_y[p]))};
+      hx[p] = jones::cable_phase<T>(d.setup.cable_x[p], in.freq_hz);
+      hy[p] = jones::cable_phase<T>(d.setup.cable_y[p], in.freq_hz);
     }
     Complex<T>* px = d.px.upload(hx.data(), hx.size(), d.stream);
     Complex<T>* py = d.py.upload(hy.data(), hy.size(), d.stream);

@@ -25,6 +25,7 @@
 #include "fringe/core/thread_pool.h"
 #include "fringe/io/ms/ms_writer.h"
 #include "fringe/jones/aperture_array.h"
+#include "fringe/jones/jones_math.h"
 #include "fringe/jones/pointing_file.h"
 #include "fringe/jones/station_jones.h"
 #include "fringe/predict/predict.h"
@@ -515,10 +516,9 @@ class Pipeline {
   // exp(i 2 pi dLy / lambda)) (oskar-compat.md 4.2); Scalar mode uses the X term.
   void apply_cable_errors(Workspace<T>& ws, double freq, bool full) const {
     const std::size_t ns = ws.index.size();
-    const double k = 2.0 * 3.14159265358979323846 * freq / 299792458.0;
     for (std::size_t p = 0; p < st_.count; ++p) {
-      const Complex<T> cx{T(std::cos(k * st_.cable_x[p])), T(std::sin(k * st_.cable_x[p]))};
-      const Complex<T> cy{T(std::cos(k * st_.cable_y[p])), T(std::sin(k * st_.cable_y[p]))};
+      const Complex<T> cx = jones::cable_phase<T>(st_.cable_x[p], freq);
+      const Complex<T> cy = jones::cable_phase<T>(st_.cable_y[p], freq);
       for (std::size_t s = 0; s < ns; ++s) {
         if (full) {
           Jones<T>& j = ws.jones[p * ns + s];
