@@ -158,6 +158,24 @@ TEST(JonesMath, Normalisation) {
   EXPECT_DOUBLE_EQ(scalar_from_feeds(0.6, 0.8), std::sqrt(0.5));
 }
 
+// A cable a quarter, a half and a whole wavelength too long delays the phase by pi/2, pi and
+// 2 pi: exp(i 2 pi dL / lambda) = i, -1, 1 (oskar-compat.md 4.2).
+TEST(JonesMath, CablePhase) {
+  const double f = 100e6, lambda = 299792458.0 / f;
+  const Complex<double> quarter = cable_phase<double>(lambda / 4, f);
+  EXPECT_NEAR(quarter.re, 0.0, 1e-15);
+  EXPECT_NEAR(quarter.im, 1.0, 1e-15);
+  const Complex<double> half = cable_phase<double>(lambda / 2, f);
+  EXPECT_NEAR(half.re, -1.0, 1e-15);
+  EXPECT_NEAR(half.im, 0.0, 1e-15);
+  const Complex<float> whole = cable_phase<float>(lambda, f);
+  EXPECT_NEAR(whole.re, 1.0f, 1e-7f);
+  EXPECT_NEAR(whole.im, 0.0f, 1e-7f);
+  const Complex<double> none = cable_phase<double>(0.0, f);
+  EXPECT_EQ(none.re, 1.0);
+  EXPECT_EQ(none.im, 0.0);
+}
+
 TEST(JonesMath, FloatInstantiationAgreesWithDouble) {
   const GaussianFeed<float> gf = gaussian_elliptical(0.05f, 0.02f, 0.3f);
   const GaussianFeed<double> gd = gaussian_elliptical(0.05, 0.02, 0.3);
