@@ -245,11 +245,9 @@ class Pipeline {
 
  private:
   void run_unit(const vis::VisBlock<T>& block, std::size_t t, std::size_t k, Workspace<T>& ws) {
-    const ObservationConfig& o = config_.observation;
     const Chunk& chunk = chunks_[k];
     const int nc = block.num_channels();
-    const double mjd = o.time_centre_mjd(block.start_time_index + int(t));
-    const double gast = astro::gast_rad(mjd);
+    const double gast = gast_of(block, t);
     ws.cross.assign(config_.write_cross ? std::size_t(nc) * nbl_ * npol_ : 0, {T(0), T(0)});
     ws.autos.assign(config_.write_autos ? std::size_t(nc) * st_.count * npol_ : 0, {T(0), T(0)});
 
@@ -269,11 +267,7 @@ class Pipeline {
 
     Timer corr_timer;
     corr_timer.start();
-    ws.u.resize(st_.count);
-    ws.v.resize(st_.count);
-    ws.w.resize(st_.count);
-    astro::station_uvw(st_.true_x, st_.true_y, st_.true_z, o.phase_centre_ra, o.phase_centre_dec,
-                       gast, ws.u, ws.v, ws.w);
+    true_station_uvw(gast, ws);
     corr_timer.stop();
 
     const bool full = pol_ == predict::Polarisation::Full;
@@ -302,16 +296,10 @@ class Pipeline {
   void run_unit_gpu([[maybe_unused]] const vis::VisBlock<T>& block, [[maybe_unused]] std::size_t t,
                     [[maybe_unused]] std::size_t k, [[maybe_unused]] Workspace<T>& ws) {
 #ifdef FRINGE_HAVE_CUDA
-    const ObservationConfig& o = config_.observation;
     const Chunk& chunk = chunks_[k];
     GpuUnit<T>& gpu = *ws.gpu;
-    const double mjd = o.time_centre_mjd(block.start_time_index + int(t));
-    const double gast = astro::gast_rad(mjd);
-    ws.u.resize(st_.count);
-    ws.v.resize(st_.count);
-    ws.w.resize(st_.count);
-    astro::station_uvw(st_.true_x, st_.true_y, st_.true_z, o.phase_centre_ra, o.phase_centre_dec,
-                       gast, ws.u, ws.v, ws.w);
+    const double gast = gast_of(block, t);
+    true_station_uvw(gast, ws);
     std::size_t ns = 0;
     {
       Timed timed(ctx_.timers, "horizon clip");
@@ -369,6 +357,21 @@ class Pipeline {
                                 block.has_cross() ? block.cross_data().data() : nullptr,
                                 block.has_autos() ? block.auto_data().data() : nullptr);
 #endif
+  }
+
+  // GAST (rad) at the centre of time t of the block.
+  double gast_of(const vis::VisBlock<T>& block, std::size_t t) const {
+    return astro::gast_rad(config_.observation.time_centre_mjd(block.start_time_index + int(t)));
+  }
+
+  // The stations' (u, v, w) (m) from their true positions at gast, into ws.u, ws.v, ws.w.
+  void true_station_uvw(double gast, Workspace<T>& ws) const {
+    const ObservationConfig& o = config_.observation;
+    ws.u.resize(st_.count);
+    ws.v.resize(st_.count);
+    ws.w.resize(st_.count);
+    astro::station_uvw(st_.true_x, st_.true_y, st_.true_z, o.phase_centre_ra, o.phase_centre_dec,
+                       gast, ws.u, ws.v, ws.w);
   }
 
   // The predict input of one channel (host arrays of the workspace).
