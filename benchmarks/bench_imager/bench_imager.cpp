@@ -26,6 +26,9 @@
 // Without a GPU the gpu lines say "skipped".
 // Usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C] [--grid G]
 //                     [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]
+//                     [--variant K]
+// --variant K: the CUDA gridder kernel variant (CudaIdgOptions::gridder_variant, idg_cuda.h;
+// single precision; default 0), recorded as "gridder_variant" in the gpu lines.
 // Memory: about 36 MB of host and GPU memory per time step (120 stations, 16 channels,
 // single precision) plus 2 GiB (4 GiB in double) for the grid on each side; --times 2048
 // grids 2.3e8 visibilities.
@@ -69,6 +72,7 @@ struct Options {
   std::string device = "both";
   bool double_precision = false;
   bool plan_only = false;
+  int variant = 0;  // CUDA gridder kernel variant
 };
 
 template <typename T>
@@ -184,6 +188,7 @@ void bench(const Options& o, const std::string& device) {
 #ifdef FRINGE_IMAGER_CUDA
     CudaIdgOptions opt;
     opt.timings = &tm;
+    opt.gridder_variant = o.variant;
     backend = make_cuda_backend<T>(opt);
     opt.num_streams = 1;
     serial = make_cuda_backend<T>(opt);
@@ -196,6 +201,7 @@ void bench(const Options& o, const std::string& device) {
     lanes = (prop.major >= 9 || (prop.major == 8 && prop.minor >= 6)) ? 128 : 64;
     if (prop.major == 8 && prop.minor == 0) lanes = 64;
     base["gpu"] = prop.name;
+    base["gridder_variant"] = o.variant;
 #endif
   }
   for (const char* routine : {"gridding", "degridding"}) {
@@ -288,9 +294,12 @@ int main(int argc, char** argv) {
       o.double_precision = true;
     else if (a == "--plan-only")
       o.plan_only = true;
+    else if (a == "--variant")
+      o.variant = std::stoi(next());
     else {
       std::cerr << "usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C]"
-                   " [--grid G] [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]\n";
+                   " [--grid G] [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]"
+                   " [--variant K]\n";
       return 2;
     }
   }

@@ -14,6 +14,7 @@
 #include "fringe/core/error.h"
 #include "fringe/imager/grid_ops.h"
 #include "fringe/imager/idg_cuda.h"
+#include "fringe/imager/idg_cuda_gridder_3m.cuh"
 #include "fringe/imager/idg_cuda_kernels.cuh"
 #include "fringe/imager/idg_math.h"
 
@@ -114,6 +115,9 @@ template <typename T>
 class CudaBackend final : public IdgBackend<T> {
  public:
   explicit CudaBackend(const CudaIdgOptions& o) : opt_(o) {
+    if (opt_.gridder_variant < 0 || opt_.gridder_variant >= kNumGridderVariants)
+      throw Error("imager (CUDA): gridder variant " + std::to_string(opt_.gridder_variant) +
+                  ": expected 0 to " + std::to_string(kNumGridderVariants - 1));
     CudaDeviceGuard guard(opt_.device);
     cudaDeviceProp prop{};
     FRINGE_CUDA_CHECK(cudaGetDeviceProperties(&prop, opt_.device));
@@ -410,32 +414,58 @@ class CudaBackend final : public IdgBackend<T> {
     if (opt_.timings) *opt_.timings = tm;
   }
 
-  template <int NPOL, bool REC, int MINB = KernelConfig<T>::kMinBlocks>
+  // VARIANT: CudaIdgOptions::gridder_variant (idg_cuda.h).
+  template <int NPOL, bool REC, int VARIANT>
   void gridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
                Complex<T>* dsub) {
-    constexpr int ppt = KernelConfig<T>::kPixelsPerThread;
+    constexpr int ppt = VARIANT == 3 ? 4 : KernelConfig<T>::kPixelsPerThread;
+    constexpr int minb = VARIANT == 1 || VARIANT == 2 ? 3 : KernelConfig<T>::kMinBlocks;
     const int np = ns * ns;
     const dim3 blocks(nb, (np + kGridThreads * ppt - 1) / (kGridThreads * ppt));
-    gridder_kernel<T, NPOL, ppt, REC, MINB><<<blocks, kGridThreads, gridder_smem_bytes<T>(), st>>>(
-        dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width, dk_step_,
-        d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
+    if constexpr (VARIANT >= 2)
+      gridder_3m_kernel<T, NPOL, ppt, REC, minb>
+          <<<blocks, kGridThreads, gridder_3m_smem_bytes<T, NPOL, ppt>(), st>>>(
+              dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width,
+              dk_step_, d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
+    else
+      gridder_kernel<T, NPOL, ppt, REC, minb>
+          <<<blocks, kGridThreads, gridder_smem_bytes<T, ppt>(), st>>>(
+              dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width,
+              dk_step_, d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
     FRINGE_CUDA_CHECK_KERNEL("imager gridder");
+  }
+  template <int NPOL, bool REC>
+  void gridder_variant(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
+                       Complex<T>* dsub) {
+    if constexpr (sizeof(T) == 4) {
+      switch (opt_.gridder_variant) {
+        case 1:
+          return gridder<NPOL, REC, 1>(nb, st, dm, nchan, ns, width, dsub);
+        case 2:
+          return gridder<NPOL, REC, 2>(nb, st, dm, nchan, ns, width, dsub);
+        case 3:
+          return gridder<NPOL, REC, 3>(nb, st, dm, nchan, ns, width, dsub);
+        default:
+          break;
+      }
+    }
+    gridder<NPOL, REC, 0>(nb, st, dm, nchan, ns, width, dsub);
   }
   void launch_gridder(int npol, int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns,
                       T width, Complex<T>* dsub) {
     if constexpr (sizeof(T) == 4) {
       if (rec_) {
         if (npol == 4)
-          gridder<4, true>(nb, st, dm, nchan, ns, width, dsub);
+          gridder_variant<4, true>(nb, st, dm, nchan, ns, width, dsub);
         else
-          gridder<1, true>(nb, st, dm, nchan, ns, width, dsub);
+          gridder_variant<1, true>(nb, st, dm, nchan, ns, width, dsub);
         return;
       }
     }
     if (npol == 4)
-      gridder<4, false>(nb, st, dm, nchan, ns, width, dsub);
+      gridder_variant<4, false>(nb, st, dm, nchan, ns, width, dsub);
     else
-      gridder<1, false>(nb, st, dm, nchan, ns, width, dsub);
+      gridder_variant<1, false>(nb, st, dm, nchan, ns, width, dsub);
   }
 
   template <int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks>

@@ -33,12 +33,20 @@ struct CudaIdgTimings {
   bool host_grid = false;  // the hybrid scheme was used
 };
 
+// Gridder kernels (single precision; double always runs 0), selectable for benchmarking
+// (docs/imager.md, "CUDA kernels"): 0 the default (8 pixels per thread, 4 blocks per SM);
+// 1 the same at 3 blocks per SM (up to 168 registers, no spill); 2 the 3M form of the complex
+// multiply-adds (idg_cuda_gridder_3m.cuh; 8 pixels per thread, 3 blocks per SM); 3 the 3M form
+// with 4 pixels per thread (4 blocks per SM).
+constexpr int kNumGridderVariants = 4;
+
 struct CudaIdgOptions {
   int device = 0;
   bool force_host_grid = false;  // the hybrid scheme even when the grid fits on the GPU
   int max_subgrids_per_batch = 4096;
   int num_streams = 2;                // 1: batches one after another (exact per-step timings)
   CudaIdgTimings* timings = nullptr;  // filled by every call when set
+  int gridder_variant = 0;            // 0 .. kNumGridderVariants - 1 (see above)
 };
 
 template <typename T>

@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "fringe/core/device.h"
+#include "fringe/core/error.h"
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/idg_cuda.h"
@@ -49,10 +50,13 @@ double max_diff(const std::vector<Complex<double>>& a, const std::vector<Complex
 }
 
 // nchan < 8 (single) or < 4 (double) runs the one-channel-per-thread degridder; streams = 1
-// runs the batches on one stream.
+// runs the batches on one stream; variant: CudaIdgOptions::gridder_variant; uneven: channels
+// not evenly spaced (no channel recurrence).
 template <typename T>
-void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int streams = 2) {
+void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int streams = 2,
+                      int variant = 0, bool uneven = false) {
   auto v = make_tracks<T>(12, 24, nchan, 1500.0, 100e6, 1e6, npol, 0.8, 7);
+  if (uneven) v.freq_hz[1] += 0.3e6;
   set_point_sources(v, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
   GridGeometry g = geometry(96, 2.0, 120);
   double wmax = 0;
@@ -62,6 +66,7 @@ void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int s
   const Plan plan = make_plan(g, plan_input(v), v.weight);
   const Taper taper(TaperType::KaiserBessel, 7);
   auto vd = make_tracks<double>(12, 24, nchan, 1500.0, 100e6, 1e6, npol, 0.8, 7);  // reference
+  if (uneven) vd.freq_hz[1] += 0.3e6;
   set_point_sources(vd, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
   vd.weight = v.weight;
   auto cpu = make_cpu_backend<double>();
@@ -69,6 +74,7 @@ void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int s
   o.force_host_grid = host_grid;
   o.max_subgrids_per_batch = 17;  // several batches on both streams
   o.num_streams = streams;
+  o.gridder_variant = variant;
   auto gpu = make_cuda_backend<T>(o);
   const auto ref = idg_image(g, taper, plan, vd, *cpu);
   const auto out = idg_image(g, taper, plan, v, *gpu);
@@ -89,8 +95,10 @@ void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int s
     sv = std::max(sv, std::hypot(vd.vis[k].re, vd.vis[k].im));
   }
   EXPECT_LT(dv, tol * sv) << "degridding, npol " << npol << " host grid " << host_grid;
-  std::printf("npol %d host grid %d %s: grid max diff %.3g of %.3g, degrid %.3g of %.3g\n", npol,
-              host_grid, sizeof(T) == 4 ? "single" : "double", d, scale, dv, sv);
+  std::printf(
+      "npol %d host grid %d %s variant %d%s: grid max diff %.3g of %.3g, degrid %.3g of %.3g\n",
+      npol, host_grid, sizeof(T) == 4 ? "single" : "double", variant, uneven ? " uneven" : "", d,
+      scale, dv, sv);
 }
 
 TEST(ImagerGpu, DoubleMatchesCpu) {
@@ -106,6 +114,22 @@ TEST(ImagerGpu, SingleMatchesCpu) {
   compare_with_cpu<float>(1, false, 1e-4);
   compare_with_cpu<float>(4, true, 1e-4);
   compare_with_cpu<float>(4, false, 1e-4, 5, 1);
+}
+
+// Every gridder variant (idg_cuda.h), 4 and 1 polarisations, with the channel recurrence
+// (evenly spaced channels) and without (uneven channels), single precision; double ignores
+// the variant (runs 0).
+TEST(ImagerGpu, GridderVariantsMatchCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (int k = 0; k < kNumGridderVariants; ++k) {
+    compare_with_cpu<float>(4, false, 1e-4, 8, 2, k);
+    compare_with_cpu<float>(1, false, 1e-4, 8, 2, k);
+    compare_with_cpu<float>(4, false, 1e-4, 8, 2, k, true);
+  }
+  compare_with_cpu<double>(4, false, 1e-10, 8, 2, 2);
+  CudaIdgOptions o;
+  o.gridder_variant = kNumGridderVariants;
+  EXPECT_THROW(make_cuda_backend<float>(o), Error);
 }
 
 // Direction-dependent A-terms (2 intervals, 4 polarisations), device and host grid.
