@@ -25,6 +25,11 @@ __device__ __forceinline__ S* stefcal_block_shared() {
   return partial;
 }
 
+__device__ __forceinline__ unsigned char* stefcal_dynamic_shared() {
+  extern __shared__ __align__(16) unsigned char stefcal_rows[];
+  return stefcal_rows;
+}
+
 }  // namespace fringe::calibrate::cuda_detail
 
 #include "fringe/calibrate/stefcal_cuda_kernels.cuh"
@@ -48,7 +53,7 @@ struct DeviceBuffer {
 };
 
 // The solver of one gain type P (ScalarGains<T> or FullJonesGains<T>): device buffers, the
-// launch configuration and the cooperative launch.
+// launch configuration (rows of A and B in shared memory or not) and the cooperative launch.
 template <typename P>
 struct BatchSolver {
   using Gain = typename P::Gain;
@@ -59,6 +64,8 @@ struct BatchSolver {
   int n = 0;
   int blocks = 0;
   int warps_per_row = 1;
+  int shared_rows = 0;           // row slots per block in shared memory; 0: rows from global
+  std::size_t shared_bytes = 0;  // dynamic shared memory per block
   DeviceBuffer<AValue> a;
   DeviceBuffer<BValue> b;
   DeviceBuffer<Gain> buf0, buf1, buf2, out;
@@ -69,7 +76,7 @@ struct BatchSolver {
   cudaStream_t stream = nullptr;
 
   BatchSolver(const char* what, int device_, int num_problems_, int n_, int warps_per_row_,
-              int blocks_per_sm) {
+              int blocks_per_sm, bool allow_shared_rows) {
     if (num_problems_ < 1 || n_ < 1) {
       throw Error(std::string(what) + ": bad batch " + std::to_string(num_problems_) + " x " +
                   std::to_string(n_));
@@ -111,7 +118,7 @@ struct BatchSolver {
     // few problems; one warp per station, as memo 091, for large batches), at most n / 32.
     int per_sm = 0, sms = 0, threads_per_sm = 0;
     FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, stefcal_batch_kernel(static_cast<P*>(nullptr)), kBlockThreads, 0));
+        &per_sm, stefcal_batch_kernel<false>(static_cast<P*>(nullptr)), kBlockThreads, 0));
     FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     FRINGE_CUDA_CHECK(
         cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
@@ -138,6 +145,47 @@ struct BatchSolver {
     const long long wanted = (static_cast<long long>(ng) + teams_per_block - 1) / teams_per_block;
     const long long per_sm_used = blocks_per_sm > 0 ? std::min(blocks_per_sm, per_sm) : per_sm;
     blocks = int(std::max<long long>(1, std::min<long long>(wanted, per_sm_used * sms)));
+    if (allow_shared_rows) choose_shared_rows(teams_per_block, wanted, blocks_per_sm, sms);
+  }
+
+  // The shared-rows kernel when the rows each block owns fit in its shared memory with all
+  // blocks resident (cooperative launch): from the most blocks per SM (as above) down, the
+  // first count whose rows fit (fewer blocks hold more rows each, but the rows an SM holds
+  // stay about the same while the per-block overhead shrinks). Otherwise (large batches)
+  // the rows stay in global memory.
+  void choose_shared_rows(long long teams_per_block, long long wanted, int blocks_per_sm, int sms) {
+    const auto kernel = stefcal_batch_kernel<true>(static_cast<P*>(nullptr));
+    cudaFuncAttributes attr{};
+    FRINGE_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    int optin = 0;
+    FRINGE_CUDA_CHECK(
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const long long max_dynamic = static_cast<long long>(optin) - attr.sharedSizeBytes;
+    if (max_dynamic <= 0) return;
+    FRINGE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(max_dynamic)));
+    FRINGE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                           cudaSharedmemCarveoutMaxShared));
+    int per_sm = 0;
+    FRINGE_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, 0));
+    const int cap = blocks_per_sm > 0 ? std::min(blocks_per_sm, per_sm) : per_sm;
+    const long long rows_total = static_cast<long long>(n) * num_problems;
+    for (int per = cap; per >= 1; --per) {
+      const long long nb = std::max<long long>(1, std::min<long long>(wanted, 1LL * per * sms));
+      const long long rows = stefcal_shared_rows(rows_total, nb, teams_per_block);
+      const long long bytes = stefcal_shared_bytes<P>(rows, n);
+      if (bytes > max_dynamic) return;  // fewer blocks need more per block
+      int fit = 0;
+      FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &fit, kernel, kBlockThreads, static_cast<std::size_t>(bytes)));
+      if (1LL * fit * sms >= nb) {
+        blocks = static_cast<int>(nb);
+        shared_rows = static_cast<int>(rows);
+        shared_bytes = static_cast<std::size_t>(bytes);
+        return;
+      }
+    }
   }
   ~BatchSolver() {
     if (stream) cudaStreamDestroy(stream);
@@ -187,14 +235,17 @@ struct BatchSolver {
     args.max_iterations = options.max_iterations;
     args.stall_checks = options.stall_checks;
     args.warps_per_row = warps_per_row;
+    args.shared_rows = shared_rows;
     void* params[] = {&args};
     cudaEvent_t start, stop;
     FRINGE_CUDA_CHECK(cudaEventCreate(&start));
     FRINGE_CUDA_CHECK(cudaEventCreate(&stop));
     FRINGE_CUDA_CHECK(cudaEventRecord(start, stream));
-    FRINGE_CUDA_CHECK(cudaLaunchCooperativeKernel(
-        reinterpret_cast<void*>(stefcal_batch_kernel(static_cast<P*>(nullptr))), dim3(blocks),
-        dim3(kBlockThreads), params, 0, stream));
+    const auto kernel = shared_rows > 0 ? stefcal_batch_kernel<true>(static_cast<P*>(nullptr))
+                                        : stefcal_batch_kernel<false>(static_cast<P*>(nullptr));
+    FRINGE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks),
+                                                  dim3(kBlockThreads), params, shared_bytes,
+                                                  stream));
     FRINGE_CUDA_CHECK_KERNEL("stefcal_batch_kernel");
     FRINGE_CUDA_CHECK(cudaEventRecord(stop, stream));
     FRINGE_CUDA_CHECK_KERNEL_SYNC("stefcal_batch_kernel", stream);
@@ -224,9 +275,9 @@ struct StefcalCuda<T>::Impl : BatchSolver<ScalarGains<T>> {
 
 template <typename T>
 StefcalCuda<T>::StefcalCuda(int device, int num_problems, int n, int warps_per_row,
-                            int blocks_per_sm)
+                            int blocks_per_sm, bool shared_rows)
     : impl_(std::make_unique<Impl>("StefcalCuda", device, num_problems, n, warps_per_row,
-                                   blocks_per_sm)) {}
+                                   blocks_per_sm, shared_rows)) {}
 
 template <typename T>
 StefcalCuda<T>::~StefcalCuda() = default;
@@ -262,6 +313,14 @@ template <typename T>
 int StefcalCuda<T>::warps_per_row() const {
   return impl_->warps_per_row;
 }
+template <typename T>
+bool StefcalCuda<T>::rows_in_shared() const {
+  return impl_->shared_rows > 0;
+}
+template <typename T>
+std::size_t StefcalCuda<T>::shared_bytes_per_block() const {
+  return impl_->shared_bytes;
+}
 
 template <typename T>
 struct StefcalCudaFullJones<T>::Impl : BatchSolver<FullJonesGains<T>> {
@@ -270,9 +329,10 @@ struct StefcalCudaFullJones<T>::Impl : BatchSolver<FullJonesGains<T>> {
 
 template <typename T>
 StefcalCudaFullJones<T>::StefcalCudaFullJones(int device, int num_problems, int n,
-                                              int warps_per_row, int blocks_per_sm)
+                                              int warps_per_row, int blocks_per_sm,
+                                              bool shared_rows)
     : impl_(std::make_unique<Impl>("StefcalCudaFullJones", device, num_problems, n, warps_per_row,
-                                   blocks_per_sm)) {}
+                                   blocks_per_sm, shared_rows)) {}
 
 template <typename T>
 StefcalCudaFullJones<T>::~StefcalCudaFullJones() = default;
@@ -307,6 +367,14 @@ int StefcalCudaFullJones<T>::grid_blocks() const {
 template <typename T>
 int StefcalCudaFullJones<T>::warps_per_row() const {
   return impl_->warps_per_row;
+}
+template <typename T>
+bool StefcalCudaFullJones<T>::rows_in_shared() const {
+  return impl_->shared_rows > 0;
+}
+template <typename T>
+std::size_t StefcalCudaFullJones<T>::shared_bytes_per_block() const {
+  return impl_->shared_bytes;
 }
 
 template <typename T>

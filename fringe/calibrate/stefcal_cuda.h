@@ -8,6 +8,10 @@
 // next iteration makes the same convergence / stall test as the CPU (stefcal_math.h) in every team
 // of the problem and reads the averaged gains (g[i] + g[i-1]) / 2 from two buffers, so averaging
 // needs no barrier of its own. The whole iteration loop runs on the GPU: no host round trip per
+// iteration. When the rows of A and B each block owns (blocks are persistent and own fixed
+// rows) fit in its shared memory with every block resident, as for one or a few problems, the
+// blocks copy them there once at the start and read them from shared memory in every iteration
+// (only the gains then come from L2); larger batches read them from global memory each
 // iteration. Problems that have stopped idle until the last one stops. Results agree with
 // solve_scalar (CPU) to rounding (sums in another order). Errors: every CUDA call and launch is
 // checked (core/cuda_check.h); a device without cooperative launch support, or a batch too large
@@ -30,8 +34,10 @@ class StefcalCuda {
   // warps_per_row: 1, 2, 4 or 8 warps share one receptor's sum over q; 0 = chosen from the
   // batch size and the GPU (one warp per receptor for large batches). blocks_per_sm: at most
   // this many blocks per multiprocessor (fewer blocks make the grid barrier cheaper, more
-  // hide memory latency); 0 = as many as fit.
-  StefcalCuda(int device, int num_problems, int n, int warps_per_row = 0, int blocks_per_sm = 0);
+  // hide memory latency); 0 = as many as fit. shared_rows: keep the rows of A and B in shared
+  // memory when they fit (false: always read them from global memory, for comparisons).
+  StefcalCuda(int device, int num_problems, int n, int warps_per_row = 0, int blocks_per_sm = 0,
+              bool shared_rows = true);
   ~StefcalCuda();
   StefcalCuda(const StefcalCuda&) = delete;
   StefcalCuda& operator=(const StefcalCuda&) = delete;
@@ -46,8 +52,10 @@ class StefcalCuda {
 
   int num_problems() const;
   int n() const;
-  int grid_blocks() const;    // blocks of a launch
-  int warps_per_row() const;  // as chosen
+  int grid_blocks() const;                     // blocks of a launch
+  int warps_per_row() const;                   // as chosen
+  bool rows_in_shared() const;                 // rows of A and B read from shared memory
+  std::size_t shared_bytes_per_block() const;  // their dynamic shared memory (0: global)
 
  private:
   struct Impl;
@@ -68,7 +76,7 @@ template <typename T>
 class StefcalCudaFullJones {
  public:
   StefcalCudaFullJones(int device, int num_problems, int n, int warps_per_row = 0,
-                       int blocks_per_sm = 0);
+                       int blocks_per_sm = 0, bool shared_rows = true);
   ~StefcalCudaFullJones();
   StefcalCudaFullJones(const StefcalCudaFullJones&) = delete;
   StefcalCudaFullJones& operator=(const StefcalCudaFullJones&) = delete;
@@ -83,6 +91,8 @@ class StefcalCudaFullJones {
   int n() const;
   int grid_blocks() const;
   int warps_per_row() const;
+  bool rows_in_shared() const;
+  std::size_t shared_bytes_per_block() const;
 
  private:
   struct Impl;

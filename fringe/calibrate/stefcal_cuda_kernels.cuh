@@ -6,6 +6,8 @@
 //   stefcal_grid_sync()            the grid-wide barrier (cooperative groups on the GPU),
 //   stefcal_block_shared<S>()      the block's S[kWarpsPerBlock] shared array (S: the sums of
 //                                  the gain type, StefcalSums<T> or FullJonesSums<T>),
+//   stefcal_dynamic_shared()       the block's dynamic shared memory (unsigned char*, 16-byte
+//                                  aligned; the rows of A and B of the shared-rows kernels),
 // and (the emulation) __ldg, __ldcg, __shfl_down_sync, atomicAdd, atomicSub, __syncthreads.
 #pragma once
 
@@ -31,6 +33,35 @@ __device__ __forceinline__ Complex<float> ldcg_c(const Complex<float>* p) {
 __device__ __forceinline__ Complex<double> ldcg_c(const Complex<double>* p) {
   const double2 v = __ldcg(reinterpret_cast<const double2*>(p));
   return {v.x, v.y};
+}
+
+// A row element: from global memory through the read-only cache, or (Shared) from the copy of
+// the row in the block's shared memory (vector loads: the copy is aligned to the element size).
+template <bool Shared>
+__device__ __forceinline__ Complex<float> ld_row(const Complex<float>* p) {
+  if constexpr (Shared) {
+    const float2 v = *reinterpret_cast<const float2*>(p);
+    return {v.x, v.y};
+  } else {
+    return ldg_c(p);
+  }
+}
+template <bool Shared>
+__device__ __forceinline__ Complex<double> ld_row(const Complex<double>* p) {
+  if constexpr (Shared) {
+    const double2 v = *reinterpret_cast<const double2*>(p);
+    return {v.x, v.y};
+  } else {
+    return ldg_c(p);
+  }
+}
+template <bool Shared, typename T>
+__device__ __forceinline__ T ld_row(const T* p) {
+  if constexpr (Shared) {
+    return *p;
+  } else {
+    return __ldg(p);
+  }
 }
 
 // Gains through L2 (ldcg_c per complex element).
@@ -76,10 +107,11 @@ struct ScalarGains {
   static constexpr int kTerms = 1;
   static constexpr int kUnroll = 4;
   __device__ __forceinline__ static Sums zero() { return {{T(0), T(0)}, T(0)}; }
+  template <bool Shared>
   __device__ __forceinline__ static void accumulate(Sums& s, const AValue* a_row,
                                                     const BValue* b_row, int /*n*/, int q,
                                                     Gain g_q) {
-    stefcal_accumulate(s, ldg_c(a_row + q), __ldg(b_row + q), g_q);
+    stefcal_accumulate(s, ld_row<Shared>(a_row + q), ld_row<Shared>(b_row + q), g_q);
   }
   __device__ __forceinline__ static void warp_reduce(Sums& s, int off) {
     shfl_add(s.num, off);
@@ -102,13 +134,14 @@ struct FullJonesGains {
   static constexpr int kTerms = kFullJonesTerms;
   static constexpr int kUnroll = 1;  // 32 independent loads per q already
   __device__ __forceinline__ static Sums zero() { return {jones_zero<T>(), jones_zero<T>()}; }
+  template <bool Shared>
   __device__ __forceinline__ static void accumulate(Sums& s, const AValue* a_row,
                                                     const BValue* b_row, int n, int q,
                                                     const Gain& g_q) {
     const std::size_t stride = static_cast<std::size_t>(n);
     full_jones_accumulate(
-        s, [&](int e) { return ldg_c(a_row + e * stride + q); },
-        [&](int e) { return ldg_c(b_row + e * stride + q); }, g_q);
+        s, [&](int e) { return ld_row<Shared>(a_row + e * stride + q); },
+        [&](int e) { return ld_row<Shared>(b_row + e * stride + q); }, g_q);
   }
   __device__ __forceinline__ static void warp_reduce(Sums& s, int off) {
     shfl_add(s.num, off);
@@ -139,7 +172,24 @@ struct BatchArgs {
   int max_iterations;
   int stall_checks;
   int warps_per_row;  // 1, 2, 4 or 8
+  int shared_rows;    // shared-rows kernels: row slots per block (stefcal_shared_rows), else 0
 };
+
+// The rows of A and B a block owns for the whole (persistent) kernel: in round r its team t has
+// row (r gridDim + blockIdx) teams_per_block + t of the total, so a block has at most
+// ceil(total / (blocks teams_per_block)) rounds of teams_per_block rows. The shared-rows
+// kernels keep them in dynamic shared memory: first every slot's A row (kTerms n values), then
+// every slot's B row, slot r teams_per_block + t. Used by the host for the launch (bytes) and
+// by the kernel (layout).
+__host__ __device__ constexpr long long stefcal_shared_rows(long long total, long long blocks,
+                                                            long long teams_per_block) {
+  return (total + blocks * teams_per_block - 1) / (blocks * teams_per_block) * teams_per_block;
+}
+template <typename P>
+__host__ __device__ constexpr long long stefcal_shared_bytes(long long shared_rows, int n) {
+  return shared_rows * P::kTerms * n *
+         static_cast<long long>(sizeof(typename P::AValue) + sizeof(typename P::BValue));
+}
 
 // buf[i] by selects (a dynamic index into the kernel parameter would go through local memory).
 template <typename P>
@@ -188,7 +238,10 @@ __device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<P>& args, int
 // an odd iteration, which is then the last, so its rows are never stopped from an earlier
 // one) or the running count after the barrier: every thread makes the test itself and leaves
 // the loop on its own verdict (the same numbers, so the same verdict everywhere).
-template <typename P>
+// Shared: the block first copies the rows of A and B it owns (every round's) into its dynamic
+// shared memory (args.shared_rows slots, stefcal_shared_rows) and then reads them from there in
+// every iteration, so only the gains come from L2; the arithmetic is the same as without.
+template <bool Shared, typename P>
 __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
   using Gain = typename P::Gain;
   const int n = args.n;
@@ -204,6 +257,27 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
   const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long num_threads = static_cast<long long>(gridDim.x) * blockDim.x;
   const bool single = args.num_problems == 1;
+  const long long row_stride = static_cast<long long>(gridDim.x) * teams_per_block;
+  const std::size_t row_values = static_cast<std::size_t>(n) * P::kTerms;
+  typename P::AValue* shared_a = nullptr;
+  typename P::BValue* shared_b = nullptr;
+  if constexpr (Shared) {
+    shared_a = reinterpret_cast<typename P::AValue*>(stefcal_dynamic_shared());
+    shared_b = reinterpret_cast<typename P::BValue*>(
+        shared_a + static_cast<std::size_t>(args.shared_rows) * row_values);
+    // Each team copies its own rows (coalesced: consecutive lanes, consecutive values).
+    int slot = team;
+    for (long long w = static_cast<long long>(blockIdx.x) * teams_per_block + team; w < total;
+         w += row_stride, slot += teams_per_block) {
+      const std::size_t src = static_cast<std::size_t>(w) * row_values;
+      const std::size_t dst = static_cast<std::size_t>(slot) * row_values;
+      for (std::size_t i = team_lane; i < row_values; i += team_threads) {
+        shared_a[dst + i] = ld_row<false>(args.a + src + i);
+        shared_b[dst + i] = ld_row<false>(args.b + src + i);
+      }
+    }
+    __syncthreads();
+  }
   int in = 0, in2 = -1, out = 1, last_out = 0, last_it = 0;
 
   for (int it = 1; it <= args.max_iterations; ++it) {
@@ -214,8 +288,9 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
     // B_pq |g_q|^2 over q (lanes stride over q; warp shuffles, then shared memory across the
     // team's warps); g_p = num / den. Every block runs the same number of rounds, so the
     // block barrier is uniform.
+    int slot = team;  // the row's slot in shared memory (Shared)
     for (long long base = static_cast<long long>(blockIdx.x) * teams_per_block; base < total;
-         base += static_cast<long long>(gridDim.x) * teams_per_block) {
+         base += row_stride, slot += teams_per_block) {
       const long long w = base + team;
       const int k = static_cast<int>(w < total ? w / n : 0);
       const int p = static_cast<int>(w < total ? w % n : 0);
@@ -242,21 +317,27 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
       }
       typename P::Sums s = P::zero();
       if (active) {
-        const std::size_t row = static_cast<std::size_t>(w) * n * P::kTerms;
-        const typename P::AValue* a_row = args.a + row;
-        const typename P::BValue* b_row = args.b + row;
+        const typename P::AValue* a_row;
+        const typename P::BValue* b_row;
+        if constexpr (Shared) {
+          a_row = shared_a + static_cast<std::size_t>(slot) * row_values;
+          b_row = shared_b + static_cast<std::size_t>(slot) * row_values;
+        } else {
+          a_row = args.a + static_cast<std::size_t>(w) * row_values;
+          b_row = args.b + static_cast<std::size_t>(w) * row_values;
+        }
         const Gain* g = stefcal_buffer(args, in) + static_cast<std::size_t>(k) * n;
         if (in2 >= 0) {  // (g[i] + g[i-1]) / 2 after an even iteration i
           const Gain* g2 = stefcal_buffer(args, in2) + static_cast<std::size_t>(k) * n;
 #pragma unroll P::kUnroll
           for (int q = team_lane; q < n; q += team_threads) {
-            P::accumulate(s, a_row, b_row, n, q,
-                          stefcal_average(ldcg_gain(g + q), ldcg_gain(g2 + q)));
+            P::template accumulate<Shared>(s, a_row, b_row, n, q,
+                                           stefcal_average(ldcg_gain(g + q), ldcg_gain(g2 + q)));
           }
         } else {
 #pragma unroll P::kUnroll
           for (int q = team_lane; q < n; q += team_threads) {
-            P::accumulate(s, a_row, b_row, n, q, ldcg_gain(g + q));
+            P::template accumulate<Shared>(s, a_row, b_row, n, q, ldcg_gain(g + q));
           }
         }
       }
@@ -332,30 +413,31 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
   }
 }
 
-// The kernels (one per gain type, so that each has its own launch bounds). Scalar: at least 4
-// resident blocks per SM (at most 64 registers), what ptxas chose for this kernel when it was
-// measured on the H200 (sm_90, CUDA 13); without the bound it took 73 registers in float after
-// the single-problem changes (3 blocks per SM). Full-Jones: ptxas's choice (about 108
-// registers in double, no spills; a bound of 2 blocks per SM made it spill).
-template <typename T>
+// The kernels (one per gain type and row source, so that each has its own launch bounds).
+// Scalar: at least 4 resident blocks per SM (at most 64 registers), what ptxas chose for this
+// kernel when it was measured on the H200 (sm_90, CUDA 13); without the bound it took 73
+// registers in float after the single-problem changes (3 blocks per SM). Full-Jones: ptxas's
+// choice (about 108 registers in double, no spills; a bound of 2 blocks per SM made it spill).
+// Shared: rows of A and B in dynamic shared memory (stefcal_batch).
+template <typename T, bool Shared>
 __global__ void __launch_bounds__(kBlockThreads, 4)
     stefcal_scalar_kernel(BatchArgs<ScalarGains<T>> args) {
-  stefcal_batch(args);
+  stefcal_batch<Shared>(args);
 }
-template <typename T>
+template <typename T, bool Shared>
 __global__ void __launch_bounds__(kBlockThreads)
     stefcal_full_jones_kernel(BatchArgs<FullJonesGains<T>> args) {
-  stefcal_batch(args);
+  stefcal_batch<Shared>(args);
 }
 
-// The kernel of gain type P: stefcal_batch_kernel(static_cast<P*>(nullptr)).
-template <typename T>
+// The kernel of gain type P: stefcal_batch_kernel<Shared>(static_cast<P*>(nullptr)).
+template <bool Shared, typename T>
 constexpr auto stefcal_batch_kernel(ScalarGains<T>*) {
-  return &stefcal_scalar_kernel<T>;
+  return &stefcal_scalar_kernel<T, Shared>;
 }
-template <typename T>
+template <bool Shared, typename T>
 constexpr auto stefcal_batch_kernel(FullJonesGains<T>*) {
-  return &stefcal_full_jones_kernel<T>;
+  return &stefcal_full_jones_kernel<T, Shared>;
 }
 
 }  // namespace fringe::calibrate::cuda_detail

@@ -2,7 +2,9 @@
 // scalar and full-Jones gains: the same kernel template compiled by the host compiler and run with
 // one std::thread per CUDA thread, every block at once (std::barrier for __syncthreads and for the
 // cooperative grid barrier, an exchange buffer per warp for shuffles, std::atomic_ref for atomics),
-// with the argument block that stefcal_cuda.cu builds. It checks the kernel's indexing, teams,
+// with the argument block that stefcal_cuda.cu builds, reading the rows of A and B from global
+// memory or (shared rows) from a per-block buffer standing in for the dynamic shared memory,
+// sized as stefcal_cuda.cu sizes it. It checks the kernel's indexing, teams,
 // phases and decisions on machines without a GPU; nothing about timing or the memory model of a
 // real GPU. The CUDA qualifiers are empty for a host compiler (cuda_runtime.h, crt/host_defines.h);
 // __launch_bounds__ is not, so it is dropped here first.
@@ -34,16 +36,25 @@ struct Warp {
   std::barrier<> barrier{32};
 };
 
+// 16 bytes, 16-aligned: the unit of the dynamic shared memory (aligned as on the GPU).
+struct alignas(16) SharedChunk {
+  unsigned char bytes[16];
+};
+
 struct Block {
-  explicit Block(unsigned threads) : barrier(static_cast<std::ptrdiff_t>(threads)) {
+  Block(unsigned threads, std::size_t dynamic_bytes)
+      : barrier(static_cast<std::ptrdiff_t>(threads)), dynamic((dynamic_bytes + 15) / 16) {
     for (unsigned w = 0; w < threads / 32; ++w) warps.push_back(std::make_unique<Warp>());
   }
   std::barrier<> barrier;
   std::vector<std::unique_ptr<Warp>> warps;
   alignas(64) unsigned char shared[8 * 128] = {};  // 8 warps x FullJonesSums<double>
+  std::vector<SharedChunk> dynamic;                // the dynamic shared memory
 };
 
 thread_local Block* block = nullptr;
+// Loads through the read-only cache (__ldg): the kernel makes them only for A and B.
+std::atomic<long long> ldg_count{0};
 thread_local std::barrier<>* grid_barrier = nullptr;
 thread_local unsigned shuffle_phase = 0;
 
@@ -66,6 +77,7 @@ T __shfl_down_sync(unsigned /*mask*/, T v, int delta) {
 
 template <typename T>
 T __ldg(const T* p) {
+  emu::ldg_count.fetch_add(1, std::memory_order_relaxed);
   return *p;
 }
 template <typename T>
@@ -88,6 +100,10 @@ S* stefcal_block_shared() {
   return reinterpret_cast<S*>(emu::block->shared);
 }
 
+unsigned char* stefcal_dynamic_shared() {
+  return reinterpret_cast<unsigned char*>(emu::block->dynamic.data());
+}
+
 }  // namespace fringe::calibrate::cuda_detail
 
 #include "fringe/calibrate/stefcal_cuda_kernels.cuh"
@@ -97,11 +113,12 @@ namespace fringe::calibrate::test {
 namespace {
 
 // The kernel of gain type P on `blocks` emulated blocks, with the argument block that
-// stefcal_cuda.cu builds (filled field by field, as there).
+// stefcal_cuda.cu builds (filled field by field, as there); shared_rows: the shared-rows
+// kernel with the dynamic shared memory stefcal_cuda.cu gives it.
 template <typename P>
 void run_emulated(int num_problems, int n, const typename P::AValue* a, const typename P::BValue* b,
                   typename P::Gain* gains, SolveStatus* status, const SolverOptions& options,
-                  int warps_per_row, int blocks) {
+                  int warps_per_row, int blocks, bool shared_rows) {
   using namespace cuda_detail;
   using Gain = typename P::Gain;
   const std::size_t ng = std::size_t(n) * num_problems;
@@ -129,11 +146,19 @@ void run_emulated(int num_problems, int n, const typename P::AValue* a, const ty
   args.max_iterations = options.max_iterations;
   args.stall_checks = options.stall_checks;
   args.warps_per_row = warps_per_row;
+  const long long rows = shared_rows ? stefcal_shared_rows(static_cast<long long>(ng), blocks,
+                                                           kWarpsPerBlock / warps_per_row)
+                                     : 0;
+  args.shared_rows = static_cast<int>(rows);
+  const auto bytes = static_cast<std::size_t>(stefcal_shared_bytes<P>(rows, n));
   std::barrier<> grid(static_cast<std::ptrdiff_t>(blocks) * kBlockThreads);
   std::vector<std::unique_ptr<emu::Block>> block_state;
   for (int bk = 0; bk < blocks; ++bk) {
-    block_state.push_back(std::make_unique<emu::Block>(kBlockThreads));
+    block_state.push_back(std::make_unique<emu::Block>(kBlockThreads, bytes));
   }
+  emu::ldg_count = 0;
+  const auto kernel = shared_rows ? stefcal_batch_kernel<true>(static_cast<P*>(nullptr))
+                                  : stefcal_batch_kernel<false>(static_cast<P*>(nullptr));
   std::vector<std::thread> pool;
   for (int bk = 0; bk < blocks; ++bk) {
     for (int t = 0; t < kBlockThreads; ++t) {
@@ -145,7 +170,7 @@ void run_emulated(int num_problems, int n, const typename P::AValue* a, const ty
         emu::block = block_state[bk].get();
         emu::grid_barrier = &grid;
         emu::shuffle_phase = 0;
-        stefcal_batch_kernel(static_cast<P*>(nullptr))(args);
+        kernel(args);
       });
     }
   }
@@ -156,30 +181,35 @@ void run_emulated(int num_problems, int n, const typename P::AValue* a, const ty
 
 }  // namespace
 
+long long last_emulated_row_loads() { return emu::ldg_count.load(); }
+
 template <typename T>
 void solve_scalar_batch_emulated(int num_problems, int n, const Complex<T>* a, const T* b,
                                  Complex<T>* gains, SolveStatus* status,
-                                 const SolverOptions& options, int warps_per_row, int blocks) {
+                                 const SolverOptions& options, int warps_per_row, int blocks,
+                                 bool shared_rows) {
   run_emulated<cuda_detail::ScalarGains<T>>(num_problems, n, a, b, gains, status, options,
-                                            warps_per_row, blocks);
+                                            warps_per_row, blocks, shared_rows);
 }
 
 template <typename T>
 void solve_full_jones_batch_emulated(int num_problems, int n, const Complex<T>* a,
                                      const Complex<T>* b, Jones<T>* gains, SolveStatus* status,
-                                     const SolverOptions& options, int warps_per_row, int blocks) {
+                                     const SolverOptions& options, int warps_per_row, int blocks,
+                                     bool shared_rows) {
   run_emulated<cuda_detail::FullJonesGains<T>>(num_problems, n, a, b, gains, status, options,
-                                               warps_per_row, blocks);
+                                               warps_per_row, blocks, shared_rows);
 }
 
 template void solve_scalar_batch_emulated<float>(int, int, const Complex<float>*, const float*,
                                                  Complex<float>*, SolveStatus*,
-                                                 const SolverOptions&, int, int);
+                                                 const SolverOptions&, int, int, bool);
 template void solve_scalar_batch_emulated<double>(int, int, const Complex<double>*, const double*,
                                                   Complex<double>*, SolveStatus*,
-                                                  const SolverOptions&, int, int);
+                                                  const SolverOptions&, int, int, bool);
 template void solve_full_jones_batch_emulated<double>(int, int, const Complex<double>*,
                                                       const Complex<double>*, Jones<double>*,
-                                                      SolveStatus*, const SolverOptions&, int, int);
+                                                      SolveStatus*, const SolverOptions&, int, int,
+                                                      bool);
 
 }  // namespace fringe::calibrate::test

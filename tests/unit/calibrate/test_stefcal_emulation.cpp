@@ -4,17 +4,21 @@
 // a fixed odd iteration count (the final copy after the loop), a receptor without data and a
 // problem without data; and the full-Jones kernel against the CPU's sample-form full-Jones
 // solver (solve_full_jones): same iterations and states, gains to 1e-12, flagged stations, a
-// problem without data. Runs without a GPU (label unit).
+// problem without data. The shared-rows kernels (rows of A and B in shared memory) give
+// bit-identical gains and the same states as the global-memory kernels (same arithmetic in the
+// same order) for scalar and full-Jones gains. Runs without a GPU (label unit).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "cal_test_util.h"
 #include "fringe/calibrate/cal_data.h"
 #include "fringe/calibrate/stefcal.h"
+#include "fringe/calibrate/stefcal_math.h"
 #include "stefcal_cuda_emulation.h"
 
 namespace {
@@ -42,15 +46,18 @@ Batch make_batch(int num, int stations, GainType type, double sigma, unsigned se
   return batch;
 }
 
-void expect_emulated_equals_cpu(const Batch& batch, int num, const SolverOptions& o,
-                                int warps_per_row, int blocks) {
+// Returns the emulated gains and states.
+std::vector<Complex<double>> expect_emulated_equals_cpu(const Batch& batch, int num,
+                                                        const SolverOptions& o, int warps_per_row,
+                                                        int blocks, bool shared_rows = false,
+                                                        std::vector<SolveStatus>* st = nullptr) {
   const std::size_t ng = std::size_t(batch.n) * num;
   std::vector<Complex<double>> g_cpu(ng, {1, 0}), g_emu(ng, {1, 0});
   std::vector<SolveStatus> s_cpu(num), s_emu(num);
   solve_scalar_batch_cpu(num, batch.n, batch.a.data(), batch.b.data(), g_cpu.data(), s_cpu.data(),
                          o);
   test::solve_scalar_batch_emulated(num, batch.n, batch.a.data(), batch.b.data(), g_emu.data(),
-                                    s_emu.data(), o, warps_per_row, blocks);
+                                    s_emu.data(), o, warps_per_row, blocks, shared_rows);
   for (int k = 0; k < num; ++k) {
     EXPECT_EQ(s_emu[k].iterations, s_cpu[k].iterations) << "problem " << k;
     EXPECT_EQ(s_emu[k].state, s_cpu[k].state) << "problem " << k;
@@ -64,7 +71,35 @@ void expect_emulated_equals_cpu(const Batch& batch, int num, const SolverOptions
     }
     worst = std::max(worst, fringe::abs(g_emu[i] - g_cpu[i]) / s);
   }
-  EXPECT_LT(worst, 1e-12) << "warps per row " << warps_per_row << ", blocks " << blocks;
+  EXPECT_LT(worst, 1e-12) << "warps per row " << warps_per_row << ", blocks " << blocks
+                          << (shared_rows ? ", shared rows" : "");
+  if (st) *st = s_emu;
+  return g_emu;
+}
+
+// The shared-rows kernel against the CPU (as above) and against the global-memory kernel:
+// the same gains bit for bit and the same states; it loads each value of A and B from global
+// memory once (the copy), the global-memory kernel once per iteration (fixed counts only).
+void expect_shared_rows_same(const Batch& batch, int num, const SolverOptions& o, int warps_per_row,
+                             int blocks) {
+  const long long values = 2LL * num * batch.n * batch.n;  // A and B
+  std::vector<SolveStatus> s_global, s_shared;
+  const auto g_global =
+      expect_emulated_equals_cpu(batch, num, o, warps_per_row, blocks, false, &s_global);
+  EXPECT_EQ(test::last_emulated_row_loads(), values * o.max_iterations);
+  const auto g_shared =
+      expect_emulated_equals_cpu(batch, num, o, warps_per_row, blocks, true, &s_shared);
+  EXPECT_EQ(test::last_emulated_row_loads(), values);
+  for (int k = 0; k < num; ++k) {
+    EXPECT_EQ(s_shared[k].iterations, s_global[k].iterations) << "problem " << k;
+    EXPECT_EQ(s_shared[k].state, s_global[k].state) << "problem " << k;
+    // (The norms are sums of atomics, in any order: equal to rounding.)
+    EXPECT_NEAR(s_shared[k].last_change, s_global[k].last_change, 1e-14) << "problem " << k;
+  }
+  for (std::size_t i = 0; i < g_global.size(); ++i) {
+    EXPECT_EQ(g_shared[i].re, g_global[i].re) << i;
+    EXPECT_EQ(g_shared[i].im, g_global[i].im) << i;
+  }
 }
 
 TEST(StefcalCudaEmulation, TeamsAndGridsAgreeWithCpu) {
@@ -146,6 +181,28 @@ TEST(StefcalCudaEmulation, ReceptorAndProblemWithoutData) {
   expect_emulated_equals_cpu(batch, 3, o, 1, 2);
 }
 
+// Rows of A and B in shared memory: several rounds per block with a partial last round (60
+// rows, 2 blocks of 4 teams: 8 rounds, the last half used; 12 rows, 5 blocks of one team, as
+// for one problem on a GPU: 3 rounds), a block without a row (12 rows, 7 blocks of 2 teams:
+// it copies nothing), and one problem stopping on convergence over 2 blocks.
+TEST(StefcalCudaEmulation, SharedRowsSameAsGlobal) {
+  SolverOptions o;
+  o.tolerance = 0;
+  o.stall_checks = 0;
+  o.max_iterations = 5;
+  const Batch scalar = make_batch(3, 20, GainType::Scalar, 0.02, 7);
+  expect_shared_rows_same(scalar, 3, o, 2, 2);
+  const Batch diag = make_batch(1, 6, GainType::Diagonal, 0.0, 31);
+  expect_shared_rows_same(diag, 1, o, 8, 5);
+  expect_shared_rows_same(diag, 1, o, 4, 7);
+  SolverOptions conv;
+  conv.tolerance = 1e-8;
+  const Batch single = make_batch(1, 14, GainType::Scalar, 0.01, 110);
+  std::vector<SolveStatus> st;
+  expect_emulated_equals_cpu(single, 1, conv, 1, 2, true, &st);
+  EXPECT_EQ(st[0].state, SolveState::Converged);
+}
+
 // Full-Jones: cells of a polarised model (a unique solution), A and B built from them as the
 // GPU path of calibrate_ms does, the kernel against solve_full_jones on the same cells.
 struct JonesBatch {
@@ -197,12 +254,12 @@ void build_jones(JonesBatch& batch, int min_baselines) {
 // Returns the emulated gains (raw: no reference phase fixed).
 std::vector<fringe::Jones<double>> expect_jones_emulated_equals_cpu(
     const JonesBatch& batch, const SolverOptions& o, int warps_per_row, int blocks,
-    std::vector<SolveStatus>* st = nullptr) {
+    std::vector<SolveStatus>* st = nullptr, bool shared_rows = false) {
   const int num = int(batch.problems.size());
   std::vector<fringe::Jones<double>> g_emu = batch.start;
   std::vector<SolveStatus> s_emu(num);
   test::solve_full_jones_batch_emulated(num, batch.n, batch.a.data(), batch.b.data(), g_emu.data(),
-                                        s_emu.data(), o, warps_per_row, blocks);
+                                        s_emu.data(), o, warps_per_row, blocks, shared_rows);
   double worst = 0;
   for (int k = 0; k < num; ++k) {
     std::vector<fringe::Jones<double>> g_cpu(batch.start.begin() + std::size_t(k) * batch.n,
@@ -258,6 +315,35 @@ TEST(StefcalCudaEmulation, FullJonesTeamsGridsAndFixedCounts) {
   expect_jones_emulated_equals_cpu(batch, o, 2, 2);
   o.max_iterations = 6;
   expect_jones_emulated_equals_cpu(batch, o, 4, 2);
+}
+
+// The full-Jones shared-rows kernel: 16 A and 16 B values per (p, q) in shared memory, the
+// same gains bit for bit as the global-memory kernel (18 rows, 2 blocks of 4 teams: 3 rounds,
+// the last partial).
+TEST(StefcalCudaEmulation, FullJonesSharedRowsSameAsGlobal) {
+  JonesBatch batch = make_jones_batch(2, 9, 0.05, 300);
+  build_jones(batch, 4);
+  SolverOptions o;
+  o.tolerance = 0;
+  o.stall_checks = 0;
+  o.max_iterations = 5;
+  std::vector<SolveStatus> s_global, s_shared;
+  const auto g_global = expect_jones_emulated_equals_cpu(batch, o, 2, 2, &s_global);
+  const auto g_shared = expect_jones_emulated_equals_cpu(batch, o, 2, 2, &s_shared, true);
+  EXPECT_EQ(test::last_emulated_row_loads(), 2LL * 2 * 9 * kFullJonesTerms * 9);  // the copy
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(s_shared[k].iterations, s_global[k].iterations);
+    EXPECT_EQ(s_shared[k].state, s_global[k].state);
+  }
+  for (std::size_t i = 0; i < g_global.size(); ++i) {
+    const fringe::Jones<double>& x = g_shared[i];
+    const fringe::Jones<double>& y = g_global[i];
+    for (auto [u, v] :
+         {std::pair{x.a, y.a}, std::pair{x.b, y.b}, std::pair{x.c, y.c}, std::pair{x.d, y.d}}) {
+      EXPECT_EQ(u.re, v.re) << i;
+      EXPECT_EQ(u.im, v.im) << i;
+    }
+  }
 }
 
 TEST(StefcalCudaEmulation, FullJonesFlaggedStationAndProblemWithoutData) {
