@@ -17,14 +17,20 @@
 // is that traffic over the device's DRAM bandwidth (2 x memory clock x bus width; the
 // single-problem matrices fit in L2, so it can exceed 1). Times: the median of --reps solves
 // after one warm-up (GPU: CUDA events around the kernel, inputs already on the device; CPU:
-// wall clock).
+// wall clock). GPU lines say whether the kernel read the rows of A and B from shared memory
+// (rows_in_shared, shared_bytes_per_block: chosen when they fit, stefcal_cuda.h);
+// --shared-rows off (or --no-shared-rows) forces global memory, --shared-rows both times
+// every GPU case both ways (auto: the solver's choice). --case NAME (repeatable: single,
+// converge, full_jones, batched; default all) runs only those cases.
 // Usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] [--no-gpu]
 //                      [--cpu-max-problems P] [--warps-per-row W] [--blocks-per-sm B]
+//                      [--shared-rows auto|off|both] [--no-shared-rows] [--case NAME]...
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +62,9 @@ struct Options {
   int cpu_max_problems = 20;
   int warps_per_row = 0;
   int blocks_per_sm = 0;
+  std::vector<bool> shared_rows{true};  // GPU runs: allow rows in shared memory (each entry)
+  std::set<std::string> cases;          // empty: all
+  bool run(const std::string& name) const { return cases.empty() || cases.count(name) > 0; }
 };
 
 // num problems of n stations in A, B form: model M random complex, gains of amplitude
@@ -205,10 +214,10 @@ double time_cpu(int num, int n, const std::vector<Complex<T>>& a, const std::vec
 
 #ifdef FRINGE_HAVE_CUDA
 template <typename T>
-double time_gpu(const Options& opt, int num, int n, const std::vector<Complex<T>>& a,
-                const std::vector<T>& b, const cal::SolverOptions& o, cal::SolveStatus& last,
-                nlohmann::json& extra) {
-  cal::StefcalCuda<T> gpu(opt.device, num, n, opt.warps_per_row, opt.blocks_per_sm);
+double time_gpu(const Options& opt, bool shared_rows, int num, int n,
+                const std::vector<Complex<T>>& a, const std::vector<T>& b,
+                const cal::SolverOptions& o, cal::SolveStatus& last, nlohmann::json& extra) {
+  cal::StefcalCuda<T> gpu(opt.device, num, n, opt.warps_per_row, opt.blocks_per_sm, shared_rows);
   gpu.upload(a.data(), b.data());
   const std::vector<Complex<T>> g0(std::size_t(n) * num, {T(1), T(0)});
   std::vector<double> times;
@@ -222,14 +231,18 @@ double time_gpu(const Options& opt, int num, int n, const std::vector<Complex<T>
   last = st[0];
   extra["grid_blocks"] = gpu.grid_blocks();
   extra["warps_per_row"] = gpu.warps_per_row();
+  extra["rows_in_shared"] = gpu.rows_in_shared();
+  extra["shared_bytes_per_block"] = gpu.shared_bytes_per_block();
   return median(times);
 }
 
 template <typename T>
-double time_gpu_full_jones(const Options& opt, int num, int n, const std::vector<Complex<T>>& a,
-                           const std::vector<Complex<T>>& b, const cal::SolverOptions& o,
-                           cal::SolveStatus& last, nlohmann::json& extra) {
-  cal::StefcalCudaFullJones<T> gpu(opt.device, num, n, opt.warps_per_row, opt.blocks_per_sm);
+double time_gpu_full_jones(const Options& opt, bool shared_rows, int num, int n,
+                           const std::vector<Complex<T>>& a, const std::vector<Complex<T>>& b,
+                           const cal::SolverOptions& o, cal::SolveStatus& last,
+                           nlohmann::json& extra) {
+  cal::StefcalCudaFullJones<T> gpu(opt.device, num, n, opt.warps_per_row, opt.blocks_per_sm,
+                                   shared_rows);
   gpu.upload(a.data(), b.data());
   const std::vector<fringe::Jones<T>> g0(std::size_t(n) * num, fringe::jones_identity<T>());
   std::vector<double> times;
@@ -243,6 +256,8 @@ double time_gpu_full_jones(const Options& opt, int num, int n, const std::vector
   last = st[0];
   extra["grid_blocks"] = gpu.grid_blocks();
   extra["warps_per_row"] = gpu.warps_per_row();
+  extra["rows_in_shared"] = gpu.rows_in_shared();
+  extra["shared_bytes_per_block"] = gpu.shared_bytes_per_block();
   return median(times);
 }
 
@@ -268,30 +283,34 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
   std::vector<Complex<T>> a;
   std::vector<T> b;
   cal::SolveStatus st;
-  // One problem, 1000 stations.
-  make_problems<T>(1, 1000, 0.1, a, b);
+  // One problem, 1000 stations (also the converging case).
+  if (opt.run("single") || opt.run("converge")) make_problems<T>(1, 1000, 0.1, a, b);
   [[maybe_unused]] const double target = dp ? 4e-3 : 2e-3;  // issue 9 GPU targets
+  if (opt.run("single")) {
 #ifdef FRINGE_HAVE_CUDA
-  if (have_gpu) {
-    nlohmann::json extra;
-    const double s = time_gpu<T>(opt, 1, 1000, a, b, fixed, st, extra);
-    emit<T>("single", "gpu", opt, 1, 1000, st.iterations, s, peak, target, extra);
-  }
+    for (const bool shared : opt.shared_rows) {
+      if (!have_gpu) break;
+      nlohmann::json extra;
+      const double s = time_gpu<T>(opt, shared, 1, 1000, a, b, fixed, st, extra);
+      emit<T>("single", "gpu", opt, 1, 1000, st.iterations, s, peak, target, extra);
+    }
 #else
-  (void)have_gpu;
+    (void)have_gpu;
 #endif
-  if (opt.cpu) {
-    const double s = time_cpu<T>(1, 1000, a, b, fixed, opt.reps, st);
-    emit<T>("single", "cpu", opt, 1, 1000, st.iterations, s, peak, 0, {});
+    if (opt.cpu) {
+      const double s = time_cpu<T>(1, 1000, a, b, fixed, opt.reps, st);
+      emit<T>("single", "cpu", opt, 1, 1000, st.iterations, s, peak, 0, {});
+    }
   }
   // Converging problem (default tolerance).
-  {
+  if (opt.run("converge")) {
     cal::SolverOptions conv;
     conv.max_iterations = 1000;
 #ifdef FRINGE_HAVE_CUDA
-    if (have_gpu) {
+    for (const bool shared : opt.shared_rows) {
+      if (!have_gpu) break;
       nlohmann::json extra;
-      const double s = time_gpu<T>(opt, 1, 1000, a, b, conv, st, extra);
+      const double s = time_gpu<T>(opt, shared, 1, 1000, a, b, conv, st, extra);
       extra["state"] = cal::solve_state_name(st.state);
       emit<T>("converge", "gpu", opt, 1, 1000, st.iterations, s, peak, 0, extra);
     }
@@ -303,7 +322,7 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
     }
   }
   // Full-Jones, 256 stations: one problem (GPU and CPU) and 20 problems (GPU).
-  {
+  if (opt.run("full_jones")) {
     constexpr int kJonesStations = 256;
     for (int num : {1, 20}) {
       const bool cpu = opt.cpu && num == 1;
@@ -313,9 +332,11 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
       make_full_jones_problems<T>(num, kJonesStations, 0.1, cells, ja, jb);
       const std::string name = num == 1 ? "full_jones_single" : "full_jones_batched";
 #ifdef FRINGE_HAVE_CUDA
-      if (have_gpu) {
+      for (const bool shared : opt.shared_rows) {
+        if (!have_gpu) break;
         nlohmann::json extra;
-        const double s = time_gpu_full_jones<T>(opt, num, kJonesStations, ja, jb, fixed, st, extra);
+        const double s =
+            time_gpu_full_jones<T>(opt, shared, num, kJonesStations, ja, jb, fixed, st, extra);
         emit<T>(name, "gpu", opt, num, kJonesStations, st.iterations, s, peak, 0, extra, true);
       }
 #endif
@@ -337,13 +358,15 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
   }
   // Batched, 512 stations.
   for (int num : {1, 20, 1000}) {
+    if (!opt.run("batched")) break;
     const bool cpu = opt.cpu && num <= opt.cpu_max_problems;
     if (!have_gpu && !cpu) continue;
     make_problems<T>(num, 512, 0.1, a, b);
 #ifdef FRINGE_HAVE_CUDA
-    if (have_gpu) {
+    for (const bool shared : opt.shared_rows) {
+      if (!have_gpu) break;
       nlohmann::json extra;
-      const double s = time_gpu<T>(opt, num, 512, a, b, fixed, st, extra);
+      const double s = time_gpu<T>(opt, shared, num, 512, a, b, fixed, st, extra);
       emit<T>("batched", "gpu", opt, num, 512, st.iterations, s, peak, 0, extra);
     }
 #endif
@@ -381,10 +404,30 @@ int main(int argc, char** argv) {
         opt.warps_per_row = value();
       } else if (arg == "--blocks-per-sm") {
         opt.blocks_per_sm = value();
+      } else if (arg == "--no-shared-rows") {
+        opt.shared_rows = {false};
+      } else if (arg == "--shared-rows" && i + 1 < argc) {
+        const std::string v = argv[++i];
+        if (v == "auto") {
+          opt.shared_rows = {true};
+        } else if (v == "off") {
+          opt.shared_rows = {false};
+        } else if (v == "both") {
+          opt.shared_rows = {true, false};
+        } else {
+          throw fringe::Error("--shared-rows " + v + ": expected auto, off or both");
+        }
+      } else if (arg == "--case" && i + 1 < argc) {
+        const std::string v = argv[++i];
+        if (v != "single" && v != "converge" && v != "full_jones" && v != "batched") {
+          throw fringe::Error("--case " + v + ": expected single, converge, full_jones or batched");
+        }
+        opt.cases.insert(v);
       } else {
         std::cerr << "usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] "
                      "[--no-gpu] [--cpu-max-problems P] [--warps-per-row W] "
-                     "[--blocks-per-sm B]\n";
+                     "[--blocks-per-sm B] [--shared-rows auto|off|both] [--no-shared-rows] "
+                     "[--case single|converge|full_jones|batched]...\n";
         return 2;
       }
     }
