@@ -38,10 +38,14 @@ void run(Settings& s, Logger& log) {
            std::to_string(r.num_flagged_station_cells));
   log.info("  residual RMS |DATA - G MODEL G^H|: before " + format_number(r.rms_before) +
            " Jy, after " + format_number(r.rms_after) + " Jy");
-  log.info("  time: read " + format_number(r.read_sec) + " s, predict " +
-           format_number(r.predict_sec) + " s, reorder " + format_number(r.reorder_sec) +
-           " s, solve " + format_number(r.solve_sec) + " s, write " + format_number(r.write_sec) +
-           " s, total " + format_number(wall) + " s");
+  log.info("  time: read " + format_number(r.read_sec) + " s (ahead, on its own thread; waited " +
+           format_number(r.read_wait_sec) + " s), predict " + format_number(r.predict_sec) +
+           " s, reorder " + format_number(r.reorder_sec) + " s, solve " +
+           format_number(r.solve_sec) + " s, write " + format_number(r.write_sec) + " s, total " +
+           format_number(wall) + " s");
+  log.info("  solve: normal equations " + format_number(r.normal_eq_sec) + " s, StEFCal " +
+           format_number(r.solver_sec) + " s (with copies to and from the GPU), residuals " +
+           format_number(r.residual_sec) + " s");
   log.info("Gains: " + r.gains_path + " and " + r.gains_path + ".csv");
   if (config.write_corrected) log.info("CORRECTED_DATA written to " + config.ms_path);
   if (r.num_max_iterations > 0) {

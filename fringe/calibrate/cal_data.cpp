@@ -2,6 +2,7 @@
 // (cal_data.h).
 #include "fringe/calibrate/cal_data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -76,13 +77,23 @@ void build_normal_equations(const CalCell<T>& cell, GainType type,
                             const std::vector<std::uint8_t>& station_flags,
                             std::vector<Complex<T>>& a, std::vector<T>& b) {
   if (type == GainType::FullJones) throw Error("build_normal_equations: full-Jones has none");
+  const int n = num_receptors(type, cell.num_stations);
+  a.resize(std::size_t(n) * n);
+  b.resize(std::size_t(n) * n);
+  build_normal_equations(cell, type, station_flags, a.data(), b.data());
+}
+
+template <typename T>
+void build_normal_equations(const CalCell<T>& cell, GainType type,
+                            const std::vector<std::uint8_t>& station_flags, Complex<T>* a, T* b) {
+  if (type == GainType::FullJones) throw Error("build_normal_equations: full-Jones has none");
   if (type == GainType::Diagonal && cell.num_pols != 4) {
     throw Error("diagonal gains need 4 polarisations (XX, XY, YX, YY); the data have " +
                 std::to_string(cell.num_pols));
   }
   const int n = num_receptors(type, cell.num_stations);
-  a.assign(std::size_t(n) * n, {T(0), T(0)});
-  b.assign(std::size_t(n) * n, T(0));
+  std::fill(a, a + std::size_t(n) * n, Complex<T>{T(0), T(0)});
+  std::fill(b, b + std::size_t(n) * n, T(0));
   for (std::size_t r = 0; r < cell.num_rows(); ++r) {
     const int p = cell.station1[r], q = cell.station2[r];
     if (station_flags[p] || station_flags[q]) continue;
@@ -346,6 +357,8 @@ CellSolution<T> solve_cell_cpu(const CalCell<T>& cell, const CalOptions& options
   template void build_normal_equations(const CalCell<T>&, GainType,                                \
                                        const std::vector<std::uint8_t>&, std::vector<Complex<T>>&, \
                                        std::vector<T>&);                                           \
+  template void build_normal_equations(const CalCell<T>&, GainType,                                \
+                                       const std::vector<std::uint8_t>&, Complex<T>*, T*);         \
   template void build_full_jones_normal_equations(                                                 \
       const CalCell<T>&, const std::vector<std::uint8_t>&, std::vector<Complex<T>>&,               \
       std::vector<Complex<T>>&);                                                                   \

@@ -64,6 +64,10 @@ template <typename T>
 void build_normal_equations(const CalCell<T>& cell, GainType type,
                             const std::vector<std::uint8_t>& station_flags,
                             std::vector<Complex<T>>& a, std::vector<T>& b);
+// The same into caller-owned arrays of n * n values each (overwritten; no allocation).
+template <typename T>
+void build_normal_equations(const CalCell<T>& cell, GainType type,
+                            const std::vector<std::uint8_t>& station_flags, Complex<T>* a, T* b);
 
 // Full-Jones normal equations (stefcal_math.h): A, B of the cell, 16 complex values per
 // (p, q) each, stored [p][term][q] (n = num_stations; n * 16 * n each), for the batched GPU

@@ -5,6 +5,8 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <future>
+#include <memory>
 #include <optional>
 
 #include "fringe/calibrate/sky_predict.h"
@@ -44,7 +46,7 @@ Error setting_error(const std::string& key, const std::string& value, const std:
 // 1 GiB of A and B, at least one cell), then reference phase and residuals as solve_cell_cpu.
 template <typename T>
 void solve_full_jones_cells_gpu(const std::vector<CalCell<T>>& cells, const CalOptions& options,
-                                std::vector<CellSolution<T>>& sols) {
+                                std::vector<CellSolution<T>>& sols, CalibrateMsResult& res) {
   const int num = int(cells.size());
   const int n = cells[0].num_stations;
   for (const CalCell<T>& cell : cells) cell.validate();
@@ -54,6 +56,7 @@ void solve_full_jones_cells_gpu(const std::vector<CalCell<T>>& cells, const CalO
   for (int k0 = 0; k0 < num; k0 += chunk) {
     const int m = std::min(chunk, num - k0);
     std::vector<Complex<T>> a(per_cell * m), b(per_cell * m);
+    std::optional<Stopwatch> sw(std::in_place, res.normal_eq_sec);
 #pragma omp parallel for schedule(dynamic)
     for (int j = 0; j < m; ++j) {
       const int k = k0 + j;
@@ -65,8 +68,10 @@ void solve_full_jones_cells_gpu(const std::vector<CalCell<T>>& cells, const CalO
     }
     std::vector<Jones<T>> g(std::size_t(n) * m, jones_identity<T>());
     std::vector<SolveStatus> status(static_cast<std::size_t>(m));
+    sw.emplace(res.solver_sec);
     solve_full_jones_batch_cuda(0, m, n, a.data(), b.data(), g.data(), status.data(),
                                 options.solver);
+    sw.emplace(res.residual_sec);
 #pragma omp parallel for schedule(dynamic)
     for (int j = 0; j < m; ++j) {
       const int k = k0 + j;
@@ -84,21 +89,36 @@ void solve_full_jones_cells_gpu(const std::vector<CalCell<T>>& cells, const CalO
 }
 #endif
 
-// The solutions of one interval's cells (one per channel group).
+// Buffers and the GPU solver kept from one solution interval to the next (every interval has
+// the same cells and receptors): A and B are built in place, and the solver's GPU memory is
+// allocated once, not per interval.
+template <typename T>
+struct SolveWorkspace {
+  std::vector<Complex<T>> a;
+  std::vector<T> b;
+#ifdef FRINGE_HAVE_CUDA
+  std::unique_ptr<StefcalCuda<T>> gpu;
+#endif
+};
+
+// The solutions of one interval's cells (one per channel group); the parts of the time go to
+// res (normal equations, solver, residuals).
 template <typename T>
 std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
                                          const CalOptions& options, bool use_gpu,
-                                         std::string& backend) {
+                                         SolveWorkspace<T>& ws, CalibrateMsResult& res) {
+  std::string& backend = res.backend;
   const int num = int(cells.size());
   std::vector<CellSolution<T>> sols(cells.size());
 #ifdef FRINGE_HAVE_CUDA
   if (options.type == GainType::FullJones && num > 0 && use_gpu && !cuda_devices().empty()) {
-    solve_full_jones_cells_gpu(cells, options, sols);
+    solve_full_jones_cells_gpu(cells, options, sols, res);
     backend = "gpu 0";
     return sols;
   }
 #endif
   if (options.type == GainType::FullJones || num == 0) {
+    Stopwatch sw(res.solver_sec);
 #pragma omp parallel for schedule(dynamic)
     for (int k = 0; k < num; ++k) sols[k] = solve_cell_cpu(cells[k], options);
     if (backend.empty()) backend = "cpu";
@@ -107,34 +127,47 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
   const int n_st = cells[0].num_stations;
   const int n = num_receptors(options.type, n_st);
   const std::size_t nn = std::size_t(n) * n;
-  std::vector<Complex<T>> a(nn * num);
-  std::vector<T> b(nn * num);
+  {
+    Stopwatch sw(res.normal_eq_sec);
+    if (ws.a.size() != nn * num) {
+      ws.a = std::vector<Complex<T>>(nn * num);
+      ws.b = std::vector<T>(nn * num);
+    }
 #pragma omp parallel for schedule(dynamic)
-  for (int k = 0; k < num; ++k) {
-    cells[k].validate();
-    sols[k].flagged = flag_stations(cells[k], options.min_baselines);
-    std::vector<Complex<T>> ak;
-    std::vector<T> bk;
-    build_normal_equations(cells[k], options.type, sols[k].flagged, ak, bk);
-    std::copy(ak.begin(), ak.end(), a.begin() + nn * k);
-    std::copy(bk.begin(), bk.end(), b.begin() + nn * k);
+    for (int k = 0; k < num; ++k) {
+      cells[k].validate();
+      sols[k].flagged = flag_stations(cells[k], options.min_baselines);
+      build_normal_equations(cells[k], options.type, sols[k].flagged, ws.a.data() + nn * k,
+                             ws.b.data() + nn * k);
+    }
   }
   std::vector<Complex<T>> g(std::size_t(n) * num, Complex<T>{T(1), T(0)});
   std::vector<SolveStatus> status(cells.size());
   bool solved = false;
+  {
+    Stopwatch sw(res.solver_sec);
 #ifdef FRINGE_HAVE_CUDA
-  if (use_gpu && !cuda_devices().empty()) {
-    solve_scalar_batch_cuda(0, num, n, a.data(), b.data(), g.data(), status.data(), options.solver);
-    backend = "gpu 0";
-    solved = true;
-  }
+    if (use_gpu && !cuda_devices().empty()) {
+      if (!ws.gpu || ws.gpu->num_problems() != num || ws.gpu->n() != n) {
+        ws.gpu.reset();
+        ws.gpu = std::make_unique<StefcalCuda<T>>(0, num, n);
+      }
+      ws.gpu->upload(ws.a.data(), ws.b.data());
+      ws.gpu->solve(g.data(), options.solver);
+      ws.gpu->download(g.data(), status.data());
+      backend = "gpu 0";
+      solved = true;
+    }
 #else
-  (void)use_gpu;
+    (void)use_gpu;
 #endif
-  if (!solved) {
-    solve_scalar_batch_cpu(num, n, a.data(), b.data(), g.data(), status.data(), options.solver);
-    backend = "cpu";
+    if (!solved) {
+      solve_scalar_batch_cpu(num, n, ws.a.data(), ws.b.data(), g.data(), status.data(),
+                             options.solver);
+      backend = "cpu";
+    }
   }
+  Stopwatch sw(res.residual_sec);
 #pragma omp parallel for schedule(dynamic)
   for (int k = 0; k < num; ++k) {
     sols[k].status = status[k];
@@ -216,25 +249,53 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   double sum_before = 0, sum_after = 0, weight_sum = 0;
   long iteration_sum = 0;
   res.min_iterations = 1 << 30;
-  for (int t0 = 0; t0 < ntimes; t0 += tsol) {
-    const int t1 = std::min(ntimes, t0 + tsol);
-    const std::size_t r0 = time_start[t0], r1 = time_start[t1], nr = r1 - r0;
+  // The samples of one solution interval as read from the MS. The next interval is read on
+  // its own thread while this one is reordered and solved; casacore is used by one thread at
+  // a time (the writes of CORRECTED_DATA wait for that read to finish).
+  struct Interval {
     std::vector<Complex<float>> data, model;
     std::vector<std::uint8_t> flag;
     std::vector<float> weight;
     std::vector<int> ant1, ant2;
+    std::vector<std::array<double, 3>> uvw;
+    double seconds = 0;
+  };
+  const auto read_interval = [&](int t0) {
+    Interval v;
+    Stopwatch sw(v.seconds);
+    const int t1 = std::min(ntimes, t0 + tsol);
+    const std::size_t r0 = time_start[t0], nr = time_start[t1] - r0;
+    v.data = ms.read_data(r0, nr, c.data_column);
+    if (!predict_model) v.model = ms.read_data(r0, nr, c.model_column);
+    v.flag = ms.read_flag(r0, nr);
+    v.weight = ms.read_weight(r0, nr);
+    v.ant1 = ms.read_antenna1(r0, nr);
+    v.ant2 = ms.read_antenna2(r0, nr);
+    if (predict_model) v.uvw = ms.read_uvw(r0, nr);
+    return v;
+  };
+  std::future<Interval> next;
+  if (ntimes > 0) next = std::async(std::launch::async, read_interval, 0);
+  SolveWorkspace<T> workspace;
+  for (int t0 = 0; t0 < ntimes; t0 += tsol) {
+    const int t1 = std::min(ntimes, t0 + tsol);
+    const std::size_t r0 = time_start[t0], r1 = time_start[t1], nr = r1 - r0;
+    Interval cur;
     {
-      Stopwatch sw(res.read_sec);
-      data = ms.read_data(r0, nr, c.data_column);
-      if (!predict_model) model = ms.read_data(r0, nr, c.model_column);
-      flag = ms.read_flag(r0, nr);
-      weight = ms.read_weight(r0, nr);
-      ant1 = ms.read_antenna1(r0, nr);
-      ant2 = ms.read_antenna2(r0, nr);
+      Stopwatch sw(res.read_wait_sec);
+      cur = next.get();
     }
+    res.read_sec += cur.seconds;
+    if (t1 < ntimes) next = std::async(std::launch::async, read_interval, t1);
+    const std::vector<Complex<float>>& data = cur.data;
+    std::vector<Complex<float>>& model = cur.model;
+    std::vector<std::uint8_t>& flag = cur.flag;
+    const std::vector<float>& weight = cur.weight;
+    const std::vector<int>& ant1 = cur.ant1;
+    const std::vector<int>& ant2 = cur.ant2;
     if (predictor) {
       Stopwatch sw(res.predict_sec);
-      const std::vector<std::array<double, 3>> uvw = ms.read_uvw(r0, nr);
+      const std::vector<std::array<double, 3>>& uvw = cur.uvw;
       model.assign(data.size(), Complex<float>{0, 0});
       for (int t = t0; t < t1; ++t) {
         const std::size_t off = time_start[t] - r0, count = time_start[t + 1] - time_start[t];
@@ -291,7 +352,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     std::vector<CellSolution<T>> sols;
     {
       Stopwatch sw(res.solve_sec);
-      sols = solve_cells(cells, c.options, c.use_gpu, res.backend);
+      sols = solve_cells(cells, c.options, c.use_gpu, workspace, res);
     }
     const double tc = 0.5 * (times[r0] + times[r1 - 1]);
     const double span = times[r1 - 1] - times[r0] + interval0;
@@ -341,6 +402,10 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       }
     }
     if (corrected) {
+      {
+        Stopwatch sw(res.read_wait_sec);
+        if (next.valid()) next.wait();  // casacore: one thread at a time
+      }
       Stopwatch sw(res.write_sec);
       std::vector<Complex<float>> out(data.size(), Complex<float>{0, 0});
       bool new_flags = false;

@@ -38,8 +38,13 @@ struct CalibrateMsResult {
   double mean_iterations = 0;
   int num_flagged_station_cells = 0;     // (cell, station) pairs not solved
   double rms_before = 0, rms_after = 0;  // weighted over every cell (Jy)
-  // Wall-clock seconds of each stage.
-  double read_sec = 0, predict_sec = 0, reorder_sec = 0, solve_sec = 0, write_sec = 0;
+  // Wall-clock seconds of each stage. Reading runs on its own thread, one solution interval
+  // ahead (read_sec: its time; read_wait_sec: what the calibration waited for it). solve_sec
+  // = normal_eq_sec (A and B, or the full-Jones normal equations, on the CPU) + solver_sec
+  // (StEFCal, with the copies to and from the GPU) + residual_sec (gains to Jones, residuals).
+  double read_sec = 0, read_wait_sec = 0, predict_sec = 0, reorder_sec = 0, solve_sec = 0,
+         write_sec = 0;
+  double normal_eq_sec = 0, solver_sec = 0, residual_sec = 0;
 };
 
 CalibrateMsResult calibrate_ms(const CalibrateMsConfig& config, Logger* log);
