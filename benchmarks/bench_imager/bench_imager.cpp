@@ -26,9 +26,10 @@
 // Without a GPU the gpu lines say "skipped".
 // Usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C] [--grid G]
 //                     [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]
-//                     [--variant K]
-// --variant K: the CUDA gridder kernel variant (CudaIdgOptions::gridder_variant, idg_cuda.h;
-// single precision; default 0), recorded as "gridder_variant" in the gpu lines.
+//                     [--variant K] [--degridder-variant K]
+// --variant K, --degridder-variant K: the CUDA gridder and degridder kernel variants
+// (CudaIdgOptions::gridder_variant and degridder_variant, idg_cuda.h; single precision;
+// default 0), recorded as "gridder_variant" and "degridder_variant" in the gpu lines.
 // Memory: about 36 MB of host and GPU memory per time step (120 stations, 16 channels,
 // single precision) plus 2 GiB (4 GiB in double) for the grid on each side; --times 2048
 // grids 2.3e8 visibilities.
@@ -72,7 +73,8 @@ struct Options {
   std::string device = "both";
   bool double_precision = false;
   bool plan_only = false;
-  int variant = 0;  // CUDA gridder kernel variant
+  int variant = 0;            // CUDA gridder kernel variant
+  int degridder_variant = 0;  // CUDA degridder kernel variant
 };
 
 template <typename T>
@@ -189,6 +191,7 @@ void bench(const Options& o, const std::string& device) {
     CudaIdgOptions opt;
     opt.timings = &tm;
     opt.gridder_variant = o.variant;
+    opt.degridder_variant = o.degridder_variant;
     backend = make_cuda_backend<T>(opt);
     opt.num_streams = 1;
     serial = make_cuda_backend<T>(opt);
@@ -202,6 +205,7 @@ void bench(const Options& o, const std::string& device) {
     if (prop.major == 8 && prop.minor == 0) lanes = 64;
     base["gpu"] = prop.name;
     base["gridder_variant"] = o.variant;
+    base["degridder_variant"] = o.degridder_variant;
 #endif
   }
   for (const char* routine : {"gridding", "degridding"}) {
@@ -296,10 +300,12 @@ int main(int argc, char** argv) {
       o.plan_only = true;
     else if (a == "--variant")
       o.variant = std::stoi(next());
+    else if (a == "--degridder-variant")
+      o.degridder_variant = std::stoi(next());
     else {
       std::cerr << "usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C]"
                    " [--grid G] [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]"
-                   " [--variant K]\n";
+                   " [--variant K] [--degridder-variant K]\n";
       return 2;
     }
   }

@@ -118,6 +118,9 @@ class CudaBackend final : public IdgBackend<T> {
     if (opt_.gridder_variant < 0 || opt_.gridder_variant >= kNumGridderVariants)
       throw Error("imager (CUDA): gridder variant " + std::to_string(opt_.gridder_variant) +
                   ": expected 0 to " + std::to_string(kNumGridderVariants - 1));
+    if (opt_.degridder_variant < 0 || opt_.degridder_variant >= kNumDegridderVariants)
+      throw Error("imager (CUDA): degridder variant " + std::to_string(opt_.degridder_variant) +
+                  ": expected 0 to " + std::to_string(kNumDegridderVariants - 1));
     CudaDeviceGuard guard(opt_.device);
     cudaDeviceProp prop{};
     FRINGE_CUDA_CHECK(cudaGetDeviceProperties(&prop, opt_.device));
@@ -468,11 +471,12 @@ class CudaBackend final : public IdgBackend<T> {
       gridder_variant<1, false>(nb, st, dm, nchan, ns, width, dsub);
   }
 
-  template <int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks>
+  // G3: the 3M degridder (CudaIdgOptions::degridder_variant 1).
+  template <int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks, bool G3 = false>
   void degridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
                  const Complex<T>* dsub) {
-    const std::size_t smem = degridder_smem_bytes<T, NPOL>(ns * ns);
-    auto* kernel = degridder_kernel<T, NPOL, CPT, REC, MINB>;
+    const std::size_t smem = degridder_smem_bytes<T, NPOL, G3>(ns * ns);
+    auto* kernel = degridder_kernel<T, NPOL, CPT, REC, MINB, G3>;
     if (smem > 48 * 1024)
       FRINGE_CUDA_CHECK(
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
@@ -485,6 +489,17 @@ class CudaBackend final : public IdgBackend<T> {
                         int nchan, int ns, T width, const Complex<T>* dsub) {
     constexpr int cpt = KernelConfig<T>::kChannelsPerThread;
     if constexpr (sizeof(T) == 4) {
+      if (opt_.degridder_variant == 1 && blocked) {
+        if (npol == 4 && rec_)
+          degridder<4, cpt, true, 3, true>(nb, st, dm, nchan, ns, width, dsub);
+        else if (npol == 4)
+          degridder<4, cpt, false, 3, true>(nb, st, dm, nchan, ns, width, dsub);
+        else if (rec_)
+          degridder<1, cpt, true, 3, true>(nb, st, dm, nchan, ns, width, dsub);
+        else
+          degridder<1, cpt, false, 3, true>(nb, st, dm, nchan, ns, width, dsub);
+        return;
+      }
       if (rec_ && blocked) {
         if (npol == 4)
           degridder<4, cpt, true>(nb, st, dm, nchan, ns, width, dsub);

@@ -39,6 +39,9 @@ struct CudaIdgTimings {
 // multiply-adds (idg_cuda_gridder_3m.cuh; 8 pixels per thread, 3 blocks per SM); 3 the 3M form
 // with 4 pixels per thread (4 blocks per SM).
 constexpr int kNumGridderVariants = 4;
+// Degridder kernels (single precision with at least 8 channels per subgrid; otherwise 0):
+// 0 the default; 1 the 3M form (8 channels per thread, 3 blocks per SM).
+constexpr int kNumDegridderVariants = 2;
 
 struct CudaIdgOptions {
   int device = 0;
@@ -47,6 +50,7 @@ struct CudaIdgOptions {
   int num_streams = 2;                // 1: batches one after another (exact per-step timings)
   CudaIdgTimings* timings = nullptr;  // filled by every call when set
   int gridder_variant = 0;            // 0 .. kNumGridderVariants - 1 (see above)
+  int degridder_variant = 0;          // 0 .. kNumDegridderVariants - 1 (see above)
 };
 
 template <typename T>

@@ -28,38 +28,11 @@
 
 namespace fringe::imager::cuda_kernels {
 
-// The NPOL polarisations of one weighted visibility: (a, b) per polarisation, then
-// g = (a + b) / sqrt2 per polarisation; padded to 16 bytes (float) for 16-byte loads.
-template <typename T, int NPOL>
-struct alignas(16) GaussVis {
-  Complex<T> v[NPOL];
-  T g[NPOL];
-};
-
 // Dynamic shared memory of gridder_3m_kernel: as gridder_smem_bytes with GaussVis values.
 template <typename T, int NPOL, int PPT>
 constexpr std::size_t gridder_3m_smem_bytes() {
   return (kVisCap / NPOL) * sizeof(GaussVis<T, NPOL>) + 2 * kRowCap * sizeof(Vec4<T>) +
          std::size_t(kGridThreads) * PPT * sizeof(Vec4<T>) + kVisCap * sizeof(T);
-}
-
-// acc += v z of one pixel in the 3M form: x = sqrt2 cos(theta), (pc, ps) = the phasor of
-// theta + pi/4; s1, s2, s3 the pixel's accumulators per polarisation.
-template <typename T, int NPOL>
-__device__ __forceinline__ void gauss_mac(T (&s1)[NPOL], T (&s2)[NPOL], T (&s3)[NPOL],
-                                          const GaussVis<T, NPOL>& v, T x, T pc, T ps) {
-#pragma unroll
-  for (int q = 0; q < NPOL; ++q) {
-#ifdef __CUDA_ARCH__
-    s1[q] = fma(x, v.g[q], s1[q]);
-    s2[q] = fma(v.v[q].re, pc, s2[q]);
-    s3[q] = fma(v.v[q].im, ps, s3[q]);
-#else
-    s1[q] += x * v.g[q];
-    s2[q] += v.v[q].re * pc;
-    s3[q] += v.v[q].im * ps;
-#endif
-  }
 }
 
 template <typename T, int NPOL, int PPT, bool REC, int MINB>

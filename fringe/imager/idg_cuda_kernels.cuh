@@ -56,6 +56,130 @@ struct alignas(NPOL * sizeof(Complex<T>) < 16 ? NPOL * sizeof(Complex<T>) : 16) 
   Complex<T> v[NPOL];
 };
 
+// acc += x * (c + i s) as four explicit FMAs (acc.re + (x.re c - x.im s) would take an extra
+// FMUL or FADD per pair; the host emulation uses plain arithmetic).
+template <typename T>
+__device__ __forceinline__ void cmac(Complex<T>& acc, Complex<T> x, T c, T s) {
+#ifdef __CUDA_ARCH__
+  acc.re = fma(x.re, c, acc.re);
+  acc.re = fma(-x.im, s, acc.re);
+  acc.im = fma(x.re, s, acc.im);
+  acc.im = fma(x.im, c, acc.im);
+#else
+  acc.re += x.re * c;
+  acc.re -= x.im * s;
+  acc.im += x.re * s;
+  acc.im += x.im * c;
+#endif
+}
+
+// a * b with explicit FMAs (FMUL + FFMA per part).
+template <typename T>
+__device__ __forceinline__ Complex<T> cmul(Complex<T> a, Complex<T> b) {
+#ifdef __CUDA_ARCH__
+  return {fma(a.re, b.re, -a.im * b.im), fma(a.re, b.im, a.im * b.re)};
+#else
+  return a * b;
+#endif
+}
+
+// The 3M form of acc += v z (idg_cuda_gridder_3m.cuh explains it): the NPOL polarisations of
+// one visibility or pixel value, (a, b) per polarisation, then g = (a + b) / sqrt2 per
+// polarisation; padded to 16 bytes (float) for 16-byte loads.
+template <typename T, int NPOL>
+struct alignas(16) GaussVis {
+  Complex<T> v[NPOL];
+  T g[NPOL];
+};
+
+// acc += v z in the 3M form: x = sqrt2 cos(theta), (pc, ps) = the phasor of
+// theta + pi/4; s1, s2, s3 the accumulators per polarisation.
+template <typename T, int NPOL>
+__device__ __forceinline__ void gauss_mac(T (&s1)[NPOL], T (&s2)[NPOL], T (&s3)[NPOL],
+                                          const GaussVis<T, NPOL>& v, T x, T pc, T ps) {
+#pragma unroll
+  for (int q = 0; q < NPOL; ++q) {
+#ifdef __CUDA_ARCH__
+    s1[q] = fma(x, v.g[q], s1[q]);
+    s2[q] = fma(v.v[q].re, pc, s2[q]);
+    s3[q] = fma(v.v[q].im, ps, s3[q]);
+#else
+    s1[q] += x * v.g[q];
+    s2[q] += v.v[q].re * pc;
+    s3[q] += v.v[q].im * ps;
+#endif
+  }
+}
+
+// The degridder's accumulators of CPT channels x NPOL polarisations: complex sums (4M form,
+// G3 = false) or the three real sums of the 3M form (G3 = true; its phasor is that of
+// theta + kPhaseOffset, pi/4).
+template <typename T, int CPT, int NPOL, bool G3>
+struct DegridAcc;
+template <typename T, int CPT, int NPOL>
+struct DegridAcc<T, CPT, NPOL, false> {
+  using Values = PolVec<T, NPOL>;
+  Complex<T> a[CPT][NPOL];
+  __device__ __forceinline__ void zero() {
+#pragma unroll
+    for (int i = 0; i < CPT; ++i)
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q) a[i][q] = {T(0), T(0)};
+  }
+  // Channel i += y (c + i s).
+  __device__ __forceinline__ void mac(int i, const Values& y, T c, T s) {
+#pragma unroll
+    for (int q = 0; q < NPOL; ++q) cmac(a[i][q], y.v[q], c, s);
+  }
+  // Sums over the lanes lane ^ m, m = FROM, 2 FROM, ... < 32 (warp shuffles).
+  template <int FROM>
+  __device__ __forceinline__ void warp_sum() {
+#pragma unroll
+    for (int i = 0; i < CPT; ++i)
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q)
+#pragma unroll
+        for (int m = FROM; m < 32; m *= 2) {
+          a[i][q].re += __shfl_xor_sync(0xffffffffu, a[i][q].re, m);
+          a[i][q].im += __shfl_xor_sync(0xffffffffu, a[i][q].im, m);
+        }
+  }
+  __device__ __forceinline__ Complex<T> value(int i, int q) const { return a[i][q]; }
+};
+template <typename T, int CPT, int NPOL>
+struct DegridAcc<T, CPT, NPOL, true> {
+  using Values = GaussVis<T, NPOL>;
+  static constexpr T kPhaseOffset = T(0.78539816339744830962);
+  T s1[CPT][NPOL], s2[CPT][NPOL], s3[CPT][NPOL];
+  __device__ __forceinline__ void zero() {
+#pragma unroll
+    for (int i = 0; i < CPT; ++i)
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q) s1[i][q] = s2[i][q] = s3[i][q] = T(0);
+  }
+  // (c, s): the phasor of theta + pi/4.
+  __device__ __forceinline__ void mac(int i, const Values& y, T c, T s) {
+    gauss_mac<T, NPOL>(s1[i], s2[i], s3[i], y, c + s, c, s);
+  }
+  template <int FROM>
+  __device__ __forceinline__ void warp_sum() {
+#pragma unroll
+    for (int i = 0; i < CPT; ++i)
+#pragma unroll
+      for (int q = 0; q < NPOL; ++q)
+#pragma unroll
+        for (int m = FROM; m < 32; m *= 2) {
+          s1[i][q] += __shfl_xor_sync(0xffffffffu, s1[i][q], m);
+          s2[i][q] += __shfl_xor_sync(0xffffffffu, s2[i][q], m);
+          s3[i][q] += __shfl_xor_sync(0xffffffffu, s3[i][q], m);
+        }
+  }
+  __device__ __forceinline__ Complex<T> value(int i, int q) const {
+    constexpr T kSqrt2 = T(1.41421356237309504880);
+    return {s1[i][q] - kSqrt2 * s3[i][q], s1[i][q] - kSqrt2 * s2[i][q]};
+  }
+};
+
 // Dynamic shared memory of the gridder: visibilities [row][chan] (kVisCap values), row terms
 // [row][2] (A_r, B_r, negated), pixel (l, m, n - 1) [k][thread], channel terms [chan].
 template <typename T, int PPT = KernelConfig<T>::kPixelsPerThread>
@@ -65,10 +189,11 @@ constexpr std::size_t gridder_smem_bytes() {
 }
 // Dynamic shared memory of the degridder: pixel values [pixel] and (l, m, n - 1) [pixel] of
 // one chunk of min(np, kPixChunk) pixels.
-template <typename T, int NPOL>
+template <typename T, int NPOL, bool G3 = false>
 constexpr std::size_t degridder_smem_bytes(int np) {
   const int chunk = np < KernelConfig<T>::kPixChunk ? np : KernelConfig<T>::kPixChunk;
-  return std::size_t(chunk) * (sizeof(PolVec<T, NPOL>) + sizeof(Vec4<T>));
+  using V = typename DegridAcc<T, 1, NPOL, G3>::Values;
+  return std::size_t(chunk) * (sizeof(V) + sizeof(Vec4<T>));
 }
 
 struct DevSubgrid {
@@ -108,33 +233,6 @@ __device__ __forceinline__ void atomic_add(Complex<T>* g, Complex<T> v) {
 #endif
   atomic_add(&g->re, v.re);
   atomic_add(&g->im, v.im);
-}
-
-// acc += x * (c + i s) as four explicit FMAs (acc.re + (x.re c - x.im s) would take an extra
-// FMUL or FADD per pair; the host emulation uses plain arithmetic).
-template <typename T>
-__device__ __forceinline__ void cmac(Complex<T>& acc, Complex<T> x, T c, T s) {
-#ifdef __CUDA_ARCH__
-  acc.re = fma(x.re, c, acc.re);
-  acc.re = fma(-x.im, s, acc.re);
-  acc.im = fma(x.re, s, acc.im);
-  acc.im = fma(x.im, c, acc.im);
-#else
-  acc.re += x.re * c;
-  acc.re -= x.im * s;
-  acc.im += x.re * s;
-  acc.im += x.im * c;
-#endif
-}
-
-// a * b with explicit FMAs (FMUL + FFMA per part).
-template <typename T>
-__device__ __forceinline__ Complex<T> cmul(Complex<T> a, Complex<T> b) {
-#ifdef __CUDA_ARCH__
-  return {fma(a.re, b.re, -a.im * b.im), fma(a.re, b.im, a.im * b.re)};
-#else
-  return a * b;
-#endif
 }
 
 // The channel spacing [Hz] if the channels are evenly spaced (every spacing equal to the
@@ -293,15 +391,18 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
 // they fit (np <= kPixChunk: one stage, then no barrier), else chunk by chunk for each round of
 // tasks. Per pixel a thread reads the pixel (broadcast: every thread reads the same one) and
 // forms pa = A_r . lmn, pb = B_r . lmn once for its CPT channels; per visibility and pixel the
-// inner loop is one FMA, one sincos and 4 x NPOL FMAs.
-template <typename T, int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks>
+// inner loop is one FMA, one sincos and 4 x NPOL FMAs. G3: the 3M form of the complex
+// multiply-adds (DegridAcc; idg_cuda_gridder_3m.cuh), pixel values staged with (a + b) / sqrt2.
+template <typename T, int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks,
+          bool G3 = false>
 __global__ void __launch_bounds__(kDegridThreads, MINB)
     degridder_kernel(const DevSubgrid* __restrict__ subgrids, const double* __restrict__ uvw,
                      const double* __restrict__ freq, int nchan_total, int ns, T width_lm,
                      T dk_step, const T* __restrict__ taper_sign,
                      const Complex<T>* __restrict__ sub, const Complex<T>* __restrict__ aterms,
                      int aterm_stations, Complex<T>* __restrict__ vis) {
-  using PV = PolVec<T, NPOL>;
+  using Acc = DegridAcc<T, CPT, NPOL, G3>;
+  using PV = typename Acc::Values;
   constexpr int kChunk = KernelConfig<T>::kPixChunk;
   FRINGE_IMAGER_DYNAMIC_SHARED(smem);
   const DevSubgrid s = subgrids[blockIdx.x];
@@ -338,7 +439,10 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
       }
       PV v;
 #pragma unroll
-      for (int q = 0; q < NPOL; ++q) v.v[q] = x[q];
+      for (int q = 0; q < NPOL; ++q) {
+        v.v[q] = x[q];
+        if constexpr (G3) v.g[q] = (x[q].re + x[q].im) * T(0.70710678118654752440);
+      }
       shs[j] = v;
     }
   };
@@ -367,11 +471,12 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
     return k;
   };
   // Pixels j0, j0 + stride, ... below npc of the staged chunk.
-  auto accumulate = [&](const Task& k, int j0, int npc, int stride, Complex<T>(&acc)[CPT][NPOL]) {
+  auto accumulate = [&](const Task& k, int j0, int npc, int stride, Acc& acc) {
 #pragma unroll 2
     for (int j = j0; j < npc; j += stride) {
       const Vec4<T> x = shlmn[j];
-      const T pa = k.a[0] * x.x + k.a[1] * x.y + k.a[2] * x.z;
+      T pa = k.a[0] * x.x + k.a[1] * x.y + k.a[2] * x.z;
+      if constexpr (G3) pa += Acc::kPhaseOffset;  // (x + 0 is not free: -0 + 0 = +0)
       const T pb = k.b[0] * x.x + k.b[1] * x.y + k.b[2] * x.z;
       const PV y = shs[j];
       if constexpr (REC) {
@@ -382,8 +487,7 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
         phase_sincos(dk_step * pb, &st.im, &st.re);
 #pragma unroll
         for (int i = 0; i < CPT; ++i) {
-#pragma unroll
-          for (int q = 0; q < NPOL; ++q) cmac(acc[i][q], y.v[q], ph.re, ph.im);
+          acc.mac(i, y, ph.re, ph.im);
           if (i + 1 < CPT) ph = cmul(ph, st);
         }
       } else {
@@ -391,26 +495,19 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
         for (int i = 0; i < CPT; ++i) {
           T sn, cs;
           phase_sincos(pa + k.dk[i] * pb, &sn, &cs);  // exp(-i phi)
-#pragma unroll
-          for (int q = 0; q < NPOL; ++q) cmac(acc[i][q], y.v[q], cs, sn);
+          acc.mac(i, y, cs, sn);
         }
       }
     }
   };
-  auto write = [&](const Task& k, const Complex<T>(&acc)[CPT][NPOL]) {
+  auto write = [&](const Task& k, const Acc& acc) {
 #pragma unroll
     for (int i = 0; i < CPT; ++i) {
       if (k.c0 + i >= nc) continue;
       const std::size_t v = k.row * nchan_total + s.chan_begin + k.c0 + i;
 #pragma unroll
-      for (int q = 0; q < NPOL; ++q) vis[v * NPOL + q] = acc[i][q];
+      for (int q = 0; q < NPOL; ++q) vis[v * NPOL + q] = acc.value(i, q);
     }
-  };
-  auto zero = [](Complex<T>(&acc)[CPT][NPOL]) {
-#pragma unroll
-    for (int i = 0; i < CPT; ++i)
-#pragma unroll
-      for (int q = 0; q < NPOL; ++q) acc[i][q] = {T(0), T(0)};
   };
 
   if (np <= kChunk) {
@@ -429,18 +526,10 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
       const int t = t0 + slot;
       const bool valid = t < ntasks;
       const Task k = make_task(valid ? t : 0);
-      Complex<T> acc[CPT][NPOL];
-      zero(acc);
+      Acc acc;
+      acc.zero();
       accumulate(k, part, np, kSplit, acc);
-#pragma unroll
-      for (int i = 0; i < CPT; ++i)
-#pragma unroll
-        for (int q = 0; q < NPOL; ++q)
-#pragma unroll
-          for (int m = kPerWarp; m < 32; m *= 2) {
-            acc[i][q].re += __shfl_xor_sync(0xffffffffu, acc[i][q].re, m);
-            acc[i][q].im += __shfl_xor_sync(0xffffffffu, acc[i][q].im, m);
-          }
+      acc.template warp_sum<kPerWarp>();
       if (valid && part == 0) write(k, acc);
     }
   } else {
@@ -448,8 +537,8 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
       const int t = t0 + tid;
       const bool valid = t < ntasks;
       const Task k = make_task(valid ? t : 0);
-      Complex<T> acc[CPT][NPOL];
-      zero(acc);
+      Acc acc;
+      acc.zero();
       for (int p0 = 0; p0 < np; p0 += kChunk) {
         const int npc = min(kChunk, np - p0);
         __syncthreads();

@@ -50,11 +50,12 @@ double max_diff(const std::vector<Complex<double>>& a, const std::vector<Complex
 }
 
 // nchan < 8 (single) or < 4 (double) runs the one-channel-per-thread degridder; streams = 1
-// runs the batches on one stream; variant: CudaIdgOptions::gridder_variant; uneven: channels
-// not evenly spaced (no channel recurrence).
+// runs the batches on one stream; variant, degridder_variant: CudaIdgOptions'
+// gridder_variant and degridder_variant; uneven: channels not evenly spaced (no channel
+// recurrence).
 template <typename T>
 void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int streams = 2,
-                      int variant = 0, bool uneven = false) {
+                      int variant = 0, bool uneven = false, int degridder_variant = 0) {
   auto v = make_tracks<T>(12, 24, nchan, 1500.0, 100e6, 1e6, npol, 0.8, 7);
   if (uneven) v.freq_hz[1] += 0.3e6;
   set_point_sources(v, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
@@ -75,6 +76,7 @@ void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int s
   o.max_subgrids_per_batch = 17;  // several batches on both streams
   o.num_streams = streams;
   o.gridder_variant = variant;
+  o.degridder_variant = degridder_variant;
   auto gpu = make_cuda_backend<T>(o);
   const auto ref = idg_image(g, taper, plan, vd, *cpu);
   const auto out = idg_image(g, taper, plan, v, *gpu);
@@ -96,9 +98,10 @@ void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int s
   }
   EXPECT_LT(dv, tol * sv) << "degridding, npol " << npol << " host grid " << host_grid;
   std::printf(
-      "npol %d host grid %d %s variant %d%s: grid max diff %.3g of %.3g, degrid %.3g of %.3g\n",
-      npol, host_grid, sizeof(T) == 4 ? "single" : "double", variant, uneven ? " uneven" : "", d,
-      scale, dv, sv);
+      "npol %d host grid %d %s variants %d/%d%s: grid max diff %.3g of %.3g, degrid %.3g of "
+      "%.3g\n",
+      npol, host_grid, sizeof(T) == 4 ? "single" : "double", variant, degridder_variant,
+      uneven ? " uneven" : "", d, scale, dv, sv);
 }
 
 TEST(ImagerGpu, DoubleMatchesCpu) {
@@ -116,19 +119,25 @@ TEST(ImagerGpu, SingleMatchesCpu) {
   compare_with_cpu<float>(4, false, 1e-4, 5, 1);
 }
 
-// Every gridder variant (idg_cuda.h), 4 and 1 polarisations, with the channel recurrence
-// (evenly spaced channels) and without (uneven channels), single precision; double ignores
-// the variant (runs 0).
-TEST(ImagerGpu, GridderVariantsMatchCpu) {
+// Every gridder and degridder variant (idg_cuda.h), 4 and 1 polarisations, with the channel
+// recurrence (evenly spaced channels) and without (uneven channels), single precision; double
+// ignores the variants (runs 0); 5 channels: the degridder variant falls back to 0.
+TEST(ImagerGpu, KernelVariantsMatchCpu) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
-  for (int k = 0; k < kNumGridderVariants; ++k) {
-    compare_with_cpu<float>(4, false, 1e-4, 8, 2, k);
-    compare_with_cpu<float>(1, false, 1e-4, 8, 2, k);
-    compare_with_cpu<float>(4, false, 1e-4, 8, 2, k, true);
+  for (int k = 0; k < std::max(kNumGridderVariants, kNumDegridderVariants); ++k) {
+    const int g = k % kNumGridderVariants, d = k % kNumDegridderVariants;
+    compare_with_cpu<float>(4, false, 1e-4, 8, 2, g, false, d);
+    compare_with_cpu<float>(1, false, 1e-4, 8, 2, g, false, d);
+    compare_with_cpu<float>(4, false, 1e-4, 8, 2, g, true, d);
+    compare_with_cpu<float>(1, false, 1e-4, 8, 2, g, true, d);
   }
-  compare_with_cpu<double>(4, false, 1e-10, 8, 2, 2);
+  compare_with_cpu<float>(4, false, 1e-4, 5, 2, 2, false, 1);
+  compare_with_cpu<double>(4, false, 1e-10, 8, 2, 2, false, 1);
   CudaIdgOptions o;
   o.gridder_variant = kNumGridderVariants;
+  EXPECT_THROW(make_cuda_backend<float>(o), Error);
+  o.gridder_variant = 0;
+  o.degridder_variant = kNumDegridderVariants;
   EXPECT_THROW(make_cuda_backend<float>(o), Error);
 }
 
