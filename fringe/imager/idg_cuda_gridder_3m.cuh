@@ -6,7 +6,8 @@
 // acc += v z) + 4 for the phasor step z *= exp(i dk_step pb) per visibility-pixel, 20 FP32
 // instructions against the 17 the roofline counts. With v = a + i b and z = c + i s,
 //   v z = (k1 - k3) + i (k1 + k2),  k1 = c (a + b),  k2 = a (s - c),  k3 = b (c + s)
-// (Gauss's trick; Knuth, TAOCP vol. 2, 4.6.4), where a + b belongs to the visibility (shared by
+// (the 3M method, attributed to Gauss; its rounding: Higham, Accuracy and Stability of
+// Numerical Algorithms, 2nd ed., ch. 23), where a + b belongs to the visibility (shared by
 // a thread's pixels: staged once) and c + s, s - c to the pixel's phasor (shared by the 4
 // polarisations). Stepping the phasor of theta + pi/4 instead of theta gives
 //   cos(theta + pi/4) = (c - s) / sqrt2,  sin(theta + pi/4) = (c + s) / sqrt2,
