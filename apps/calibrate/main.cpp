@@ -38,11 +38,13 @@ void run(Settings& s, Logger& log) {
            std::to_string(r.num_flagged_station_cells));
   log.info("  residual RMS |DATA - G MODEL G^H|: before " + format_number(r.rms_before) +
            " Jy, after " + format_number(r.rms_after) + " Jy");
-  log.info("  time: read " + format_number(r.read_sec) + " s (ahead, on its own thread; waited " +
-           format_number(r.read_wait_sec) + " s), predict " + format_number(r.predict_sec) +
-           " s, reorder " + format_number(r.reorder_sec) + " s, solve " +
-           format_number(r.solve_sec) + " s, write " + format_number(r.write_sec) + " s, total " +
-           format_number(wall) + " s");
+  log.info("  time: total " + format_number(wall) + " s; reorder " + format_number(r.reorder_sec) +
+           " s, predict " + format_number(r.predict_sec) + " s, solve " +
+           format_number(r.solve_sec) + " s, correct " + format_number(r.correct_sec) +
+           " s; I/O thread (overlapping them): read " + format_number(r.read_sec) +
+           " s (waited for " + format_number(r.read_wait_sec) + " s), write " +
+           format_number(r.write_sec) + " s (waited for " + format_number(r.write_wait_sec) +
+           " s)");
   log.info("  solve: normal equations " + format_number(r.normal_eq_sec) + " s, StEFCal " +
            format_number(r.solver_sec) + " s (with copies to and from the GPU), residuals " +
            format_number(r.residual_sec) + " s");

@@ -13,6 +13,7 @@
 #include "fringe/calibrate/stefcal_math.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
+#include "fringe/core/serial_queue.h"
 #include "fringe/io/ms/gain_table.h"
 #include "fringe/io/ms/ms_column_writer.h"
 #include "fringe/io/ms/ms_reader.h"
@@ -249,9 +250,10 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   double sum_before = 0, sum_after = 0, weight_sum = 0;
   long iteration_sum = 0;
   res.min_iterations = 1 << 30;
-  // The samples of one solution interval as read from the MS. The next interval is read on
-  // its own thread while this one is reordered and solved; casacore is used by one thread at
-  // a time (the writes of CORRECTED_DATA wait for that read to finish).
+  // The samples of one solution interval as read from the MS. Reading and writing run on one
+  // I/O thread (casacore is used by one thread at a time), in the order read(0), read(1),
+  // write(0), read(2), write(1), ...: the next interval is read and the previous one's
+  // CORRECTED_DATA written while this one is reordered and solved.
   struct Interval {
     std::vector<Complex<float>> data, model;
     std::vector<std::uint8_t> flag;
@@ -274,8 +276,10 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     if (predict_model) v.uvw = ms.read_uvw(r0, nr);
     return v;
   };
+  SerialQueue io;
   std::future<Interval> next;
-  if (ntimes > 0) next = std::async(std::launch::async, read_interval, 0);
+  std::future<void> written;  // the last write (at most one pending: bounded memory)
+  if (ntimes > 0) next = io.push([&] { return read_interval(0); });
   SolveWorkspace<T> workspace;
   for (int t0 = 0; t0 < ntimes; t0 += tsol) {
     const int t1 = std::min(ntimes, t0 + tsol);
@@ -286,7 +290,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       cur = next.get();
     }
     res.read_sec += cur.seconds;
-    if (t1 < ntimes) next = std::async(std::launch::async, read_interval, t1);
+    if (t1 < ntimes) next = io.push([&, t1] { return read_interval(t1); });
     const std::vector<Complex<float>>& data = cur.data;
     std::vector<Complex<float>>& model = cur.model;
     std::vector<std::uint8_t>& flag = cur.flag;
@@ -402,11 +406,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       }
     }
     if (corrected) {
-      {
-        Stopwatch sw(res.read_wait_sec);
-        if (next.valid()) next.wait();  // casacore: one thread at a time
-      }
-      Stopwatch sw(res.write_sec);
+      std::optional<Stopwatch> sw(std::in_place, res.correct_sec);
       std::vector<Complex<float>> out(data.size(), Complex<float>{0, 0});
       bool new_flags = false;
 #pragma omp parallel for reduction(|| : new_flags)
@@ -428,8 +428,15 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
           }
         }
       }
-      corrected->write(r0, nr, out);
-      if (new_flags) corrected->write_flags(r0, nr, flag);
+      sw.emplace(res.write_wait_sec);
+      if (written.valid()) written.get();  // rethrows a failed write
+      sw.reset();
+      written = io.push([&res, &corrected, r0, nr, new_flags, out = std::move(out),
+                         flag = new_flags ? std::move(flag) : std::vector<std::uint8_t>()] {
+        Stopwatch w(res.write_sec);  // (only this thread adds to write_sec until get())
+        corrected->write(r0, nr, out);
+        if (new_flags) corrected->write_flags(r0, nr, flag);
+      });
     }
     if (log) {
       log->info("  times " + std::to_string(t0) + ".." + std::to_string(t1 - 1) + ": " +
@@ -442,6 +449,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   res.rms_after = weight_sum > 0 ? std::sqrt(sum_after / weight_sum) : 0.0;
   {
     Stopwatch sw(res.write_sec);
+    if (written.valid()) written.get();
     if (corrected) corrected->flush();
     res.gains_path = c.gains_path.empty() ? path + ".gains" : c.gains_path;
     io::write_gain_table(res.gains_path, table);

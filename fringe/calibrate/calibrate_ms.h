@@ -38,12 +38,13 @@ struct CalibrateMsResult {
   double mean_iterations = 0;
   int num_flagged_station_cells = 0;     // (cell, station) pairs not solved
   double rms_before = 0, rms_after = 0;  // weighted over every cell (Jy)
-  // Wall-clock seconds of each stage. Reading runs on its own thread, one solution interval
-  // ahead (read_sec: its time; read_wait_sec: what the calibration waited for it). solve_sec
-  // = normal_eq_sec (A and B, or the full-Jones normal equations, on the CPU) + solver_sec
-  // (StEFCal, with the copies to and from the GPU) + residual_sec (gains to Jones, residuals).
+  // Wall-clock seconds of each stage. Reading and writing run on an I/O thread, overlapping
+  // the rest (read_sec, write_sec: their time there; read_wait_sec, write_wait_sec: what the
+  // calibration waited for them). solve_sec = normal_eq_sec (A and B, or the full-Jones
+  // normal equations, on the CPU) + solver_sec (StEFCal, with the copies to and from the GPU)
+  // + residual_sec (gains to Jones, residuals); correct_sec: computing CORRECTED_DATA.
   double read_sec = 0, read_wait_sec = 0, predict_sec = 0, reorder_sec = 0, solve_sec = 0,
-         write_sec = 0;
+         correct_sec = 0, write_sec = 0, write_wait_sec = 0;
   double normal_eq_sec = 0, solver_sec = 0, residual_sec = 0;
 };
 
