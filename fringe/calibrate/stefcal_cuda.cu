@@ -64,8 +64,9 @@ struct BatchSolver {
   int n = 0;
   int blocks = 0;
   int warps_per_row = 1;
-  int shared_rows = 0;           // row slots per block in shared memory; 0: rows from global
-  std::size_t shared_bytes = 0;  // dynamic shared memory per block
+  RowSource source = RowSource::Global;  // where the rows of A and B are read from
+  int shared_rows = 0;                   // row slots per block in shared memory
+  std::size_t shared_bytes = 0;          // dynamic shared memory per block
   DeviceBuffer<AValue> a;
   DeviceBuffer<BValue> b;
   DeviceBuffer<Gain> buf0, buf1, buf2, out;
@@ -118,7 +119,8 @@ struct BatchSolver {
     // few problems; one warp per station, as memo 091, for large batches), at most n / 32.
     int per_sm = 0, sms = 0, threads_per_sm = 0;
     FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, stefcal_batch_kernel<false>(static_cast<P*>(nullptr)), kBlockThreads, 0));
+        &per_sm, stefcal_batch_kernel(static_cast<P*>(nullptr), RowSource::Global), kBlockThreads,
+        0));
     FRINGE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     FRINGE_CUDA_CHECK(
         cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
@@ -149,19 +151,30 @@ struct BatchSolver {
   }
 
   // The shared-rows kernel when the rows each block owns fit in its shared memory with all
-  // blocks resident (cooperative launch): from the most blocks per SM (as above) down, the
-  // first count whose rows fit (fewer blocks hold more rows each, but the rows an SM holds
-  // stay about the same while the per-block overhead shrinks). Otherwise (large batches)
-  // the rows stay in global memory.
+  // blocks resident (cooperative launch); one problem: preferably the kernel that also stages
+  // the gains (n more gains per block). Otherwise (large batches) the rows stay in global
+  // memory.
   void choose_shared_rows(long long teams_per_block, long long wanted, int blocks_per_sm, int sms) {
-    const auto kernel = stefcal_batch_kernel<true>(static_cast<P*>(nullptr));
+    if (num_problems == 1 &&
+        try_shared_rows(RowSource::SharedStaged, teams_per_block, wanted, blocks_per_sm, sms)) {
+      return;
+    }
+    try_shared_rows(RowSource::Shared, teams_per_block, wanted, blocks_per_sm, sms);
+  }
+
+  // From the most blocks per SM (as the global-memory kernel) down, the first count whose
+  // rows fit (fewer blocks hold more rows each, but the rows an SM holds stay about the same
+  // while the per-block overhead shrinks). True (and the launch set up) when one does.
+  bool try_shared_rows(RowSource candidate, long long teams_per_block, long long wanted,
+                       int blocks_per_sm, int sms) {
+    const auto kernel = stefcal_batch_kernel(static_cast<P*>(nullptr), candidate);
     cudaFuncAttributes attr{};
     FRINGE_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
     int optin = 0;
     FRINGE_CUDA_CHECK(
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     const long long max_dynamic = static_cast<long long>(optin) - attr.sharedSizeBytes;
-    if (max_dynamic <= 0) return;
+    if (max_dynamic <= 0) return false;
     FRINGE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(max_dynamic)));
     FRINGE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -174,18 +187,20 @@ struct BatchSolver {
     for (int per = cap; per >= 1; --per) {
       const long long nb = std::max<long long>(1, std::min<long long>(wanted, 1LL * per * sms));
       const long long rows = stefcal_shared_rows(rows_total, nb, teams_per_block);
-      const long long bytes = stefcal_shared_bytes<P>(rows, n);
-      if (bytes > max_dynamic) return;  // fewer blocks need more per block
+      const long long bytes = stefcal_shared_bytes<P>(candidate, rows, n);
+      if (bytes > max_dynamic) return false;  // fewer blocks need more per block
       int fit = 0;
       FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &fit, kernel, kBlockThreads, static_cast<std::size_t>(bytes)));
       if (1LL * fit * sms >= nb) {
         blocks = static_cast<int>(nb);
+        source = candidate;
         shared_rows = static_cast<int>(rows);
         shared_bytes = static_cast<std::size_t>(bytes);
-        return;
+        return true;
       }
     }
+    return false;
   }
   ~BatchSolver() {
     if (stream) cudaStreamDestroy(stream);
@@ -241,8 +256,7 @@ struct BatchSolver {
     FRINGE_CUDA_CHECK(cudaEventCreate(&start));
     FRINGE_CUDA_CHECK(cudaEventCreate(&stop));
     FRINGE_CUDA_CHECK(cudaEventRecord(start, stream));
-    const auto kernel = shared_rows > 0 ? stefcal_batch_kernel<true>(static_cast<P*>(nullptr))
-                                        : stefcal_batch_kernel<false>(static_cast<P*>(nullptr));
+    const auto kernel = stefcal_batch_kernel(static_cast<P*>(nullptr), source);
     FRINGE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks),
                                                   dim3(kBlockThreads), params, shared_bytes,
                                                   stream));
@@ -315,7 +329,7 @@ int StefcalCuda<T>::warps_per_row() const {
 }
 template <typename T>
 bool StefcalCuda<T>::rows_in_shared() const {
-  return impl_->shared_rows > 0;
+  return impl_->source != RowSource::Global;
 }
 template <typename T>
 std::size_t StefcalCuda<T>::shared_bytes_per_block() const {
@@ -370,7 +384,7 @@ int StefcalCudaFullJones<T>::warps_per_row() const {
 }
 template <typename T>
 bool StefcalCudaFullJones<T>::rows_in_shared() const {
-  return impl_->shared_rows > 0;
+  return impl_->source != RowSource::Global;
 }
 template <typename T>
 std::size_t StefcalCudaFullJones<T>::shared_bytes_per_block() const {

@@ -64,6 +64,17 @@ __device__ __forceinline__ T ld_row(const T* p) {
   }
 }
 
+// A gain staged in shared memory (vector loads per complex element).
+template <typename T>
+__device__ __forceinline__ Complex<T> ld_staged(const Complex<T>* p) {
+  return ld_row<true>(p);
+}
+template <typename T>
+__device__ __forceinline__ Jones<T> ld_staged(const Jones<T>* p) {
+  const Complex<T>* c = reinterpret_cast<const Complex<T>*>(p);
+  return {ld_row<true>(c), ld_row<true>(c + 1), ld_row<true>(c + 2), ld_row<true>(c + 3)};
+}
+
 // Gains through L2 (ldcg_c per complex element).
 template <typename T>
 __device__ __forceinline__ Complex<T> ldcg_gain(const Complex<T>* p) {
@@ -175,20 +186,31 @@ struct BatchArgs {
   int shared_rows;    // shared-rows kernels: row slots per block (stefcal_shared_rows), else 0
 };
 
+// Where the kernel reads the rows of A and B from: global memory every iteration, or its
+// block's copy in shared memory (stefcal_batch); SharedStaged (one problem only) also stages
+// the gains in shared memory.
+enum class RowSource { Global, Shared, SharedStaged };
+
 // The rows of A and B a block owns for the whole (persistent) kernel: in round r its team t has
 // row (r gridDim + blockIdx) teams_per_block + t of the total, so a block has at most
 // ceil(total / (blocks teams_per_block)) rounds of teams_per_block rows. The shared-rows
-// kernels keep them in dynamic shared memory: first every slot's A row (kTerms n values), then
-// every slot's B row, slot r teams_per_block + t. Used by the host for the launch (bytes) and
-// by the kernel (layout).
+// kernels keep them in dynamic shared memory: with one problem first the n gains of the
+// iteration (staged), then every slot's A row (kTerms n values), then every slot's B row,
+// slot r teams_per_block + t (each part a multiple of the next one's alignment). Used by the
+// host for the launch (bytes) and by the kernel (layout).
 __host__ __device__ constexpr long long stefcal_shared_rows(long long total, long long blocks,
                                                             long long teams_per_block) {
   return (total + blocks * teams_per_block - 1) / (blocks * teams_per_block) * teams_per_block;
 }
 template <typename P>
-__host__ __device__ constexpr long long stefcal_shared_bytes(long long shared_rows, int n) {
-  return shared_rows * P::kTerms * n *
-         static_cast<long long>(sizeof(typename P::AValue) + sizeof(typename P::BValue));
+__host__ __device__ constexpr long long stefcal_shared_bytes(RowSource source,
+                                                             long long shared_rows, int n) {
+  if (source == RowSource::Global) return 0;
+  const long long staged =
+      source == RowSource::SharedStaged ? n * static_cast<long long>(sizeof(typename P::Gain)) : 0;
+  return staged +
+         shared_rows * P::kTerms * n *
+             static_cast<long long>(sizeof(typename P::AValue) + sizeof(typename P::BValue));
 }
 
 // buf[i] by selects (a dynamic index into the kernel parameter would go through local memory).
@@ -228,6 +250,22 @@ __device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<P>& args, int
   return v;
 }
 
+// Stores the verdict of problem k's test in iteration it (by the thread of its receptor 0):
+// the stall state; the status and stop iteration when it stops.
+template <typename P>
+__device__ __forceinline__ void stefcal_record(const BatchArgs<P>& args, int k, int it,
+                                               const Verdict& v) {
+  const int c = (it - 1) / 2;
+  args.monitors[static_cast<std::size_t>(c & 1) * args.num_problems + k] = v.m;
+  if (v.stop != int(SolveState::NoData) + 1) args.status[k].last_change = v.change;
+  if (v.stop) {
+    args.status[k].iterations = it - 1;
+    args.status[k].state = static_cast<SolveState>(v.stop - 1);
+    args.stop_iteration[k] = it;
+    atomicSub(args.running, 1);
+  }
+}
+
 // One grid barrier per iteration. The averaging of Algorithm 1 is applied lazily: the
 // iteration after an even one reads (g[i] + g[i-1]) / 2 from the two buffers, and every team
 // of a problem makes the even iteration's test itself (the same numbers, so the same result);
@@ -238,12 +276,19 @@ __device__ __forceinline__ Verdict stefcal_verdict(const BatchArgs<P>& args, int
 // an odd iteration, which is then the last, so its rows are never stopped from an earlier
 // one) or the running count after the barrier: every thread makes the test itself and leaves
 // the loop on its own verdict (the same numbers, so the same verdict everywhere).
+// Every thread makes that test at the start of the iteration, before the rows.
 // Shared: the block first copies the rows of A and B it owns (every round's) into its dynamic
 // shared memory (args.shared_rows slots, stefcal_shared_rows) and then reads them from there in
-// every iteration, so only the gains come from L2; the arithmetic is the same as without.
-template <bool Shared, typename P>
+// every iteration. With one problem the block also stages the iteration's input gains (averaged
+// after an even iteration) in shared memory once per iteration, with one batch of L2 loads
+// spread over all its threads, so its rows then need no L2 access of their own (the input gain
+// of an even iteration's norms, too, comes from the stage). The arithmetic is the same as
+// without shared memory, so are the results, bit for bit.
+template <RowSource Source, typename P>
 __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
   using Gain = typename P::Gain;
+  constexpr bool Shared = Source != RowSource::Global;
+  constexpr bool from_stage = Source == RowSource::SharedStaged;  // rows read `staged` gains
   const int n = args.n;
   const long long total = static_cast<long long>(args.num_problems) * n;
   const int lane = threadIdx.x & 31;
@@ -261,8 +306,14 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
   const std::size_t row_values = static_cast<std::size_t>(n) * P::kTerms;
   typename P::AValue* shared_a = nullptr;
   typename P::BValue* shared_b = nullptr;
+  Gain* staged = nullptr;  // SharedStaged (one problem): the iteration's input gains [n]
   if constexpr (Shared) {
-    shared_a = reinterpret_cast<typename P::AValue*>(stefcal_dynamic_shared());
+    unsigned char* dynamic = stefcal_dynamic_shared();
+    if constexpr (from_stage) {
+      staged = reinterpret_cast<Gain*>(dynamic);
+      dynamic += static_cast<std::size_t>(n) * sizeof(Gain);
+    }
+    shared_a = reinterpret_cast<typename P::AValue*>(dynamic);
     shared_b = reinterpret_cast<typename P::BValue*>(
         shared_a + static_cast<std::size_t>(args.shared_rows) * row_values);
     // Each team copies its own rows (coalesced: consecutive lanes, consecutive values).
@@ -283,7 +334,26 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
   for (int it = 1; it <= args.max_iterations; ++it) {
     const bool even = (it % 2) == 0;
     const bool decide = !even && it >= 3;  // the test of even iteration it - 1
-    int single_stop = -1;                  // one problem: the verdict (-1: not made yet)
+    // One problem: the verdict of every thread (-1: none this iteration).
+    int single_stop = -1;
+    if (single && decide) {
+      const Verdict v = stefcal_verdict(args, 0, (it - 1) / 2);
+      single_stop = v.stop;
+      // Thread 0 of block 0 has receptor 0 (round 0, team 0), never stopped before.
+      if (blockIdx.x == 0 && threadIdx.x == 0) stefcal_record(args, 0, it, v);
+    }
+    if constexpr (from_stage) {
+      const Gain* g = stefcal_buffer(args, in);
+      if (in2 >= 0) {  // (g[i] + g[i-1]) / 2 after an even iteration i
+        const Gain* g2 = stefcal_buffer(args, in2);
+        for (int q = threadIdx.x; q < n; q += blockDim.x) {
+          staged[q] = stefcal_average(ldcg_gain(g + q), ldcg_gain(g2 + q));
+        }
+      } else {
+        for (int q = threadIdx.x; q < n; q += blockDim.x) staged[q] = ldcg_gain(g + q);
+      }
+      __syncthreads();
+    }
     // A team of warps_per_row warps per receptor (problem k, receptor p) sums A_pq g_q and
     // B_pq |g_q|^2 over q (lanes stride over q; warp shuffles, then shared memory across the
     // team's warps); g_p = num / den. Every block runs the same number of rounds, so the
@@ -296,21 +366,14 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
       const int p = static_cast<int>(w < total ? w % n : 0);
       const int stopped = w < total ? (single ? 0 : __ldcg(args.stop_iteration + k)) : 1;
       bool active = w < total && (stopped == 0 || stopped >= it);
-      if (decide && (active || single)) {  // (k = 0 for a team without a row)
-        const Verdict v = stefcal_verdict(args, k, (it - 1) / 2);
-        single_stop = v.stop;
-        if (active && p == 0 && team_lane == 0) {
-          const int c = (it - 1) / 2;
-          args.monitors[static_cast<std::size_t>(c & 1) * args.num_problems + k] = v.m;
-          if (v.stop != int(SolveState::NoData) + 1) args.status[k].last_change = v.change;
-          if (v.stop) {
-            args.status[k].iterations = it - 1;
-            args.status[k].state = static_cast<SolveState>(v.stop - 1);
-            args.stop_iteration[k] = it;
-            atomicSub(args.running, 1);
-          }
+      if (decide && active) {
+        int stop = single_stop;
+        if (!single) {
+          const Verdict v = stefcal_verdict(args, k, (it - 1) / 2);
+          stop = v.stop;
+          if (p == 0 && team_lane == 0) stefcal_record(args, k, it, v);
         }
-        if (active && v.stop) {  // the solution is g[it - 1]
+        if (stop) {  // the solution is g[it - 1]
           if (team_lane == 0) args.out[w] = ldcg_gain(stefcal_buffer(args, in) + w);
           active = false;
         }
@@ -326,18 +389,25 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
           a_row = args.a + static_cast<std::size_t>(w) * row_values;
           b_row = args.b + static_cast<std::size_t>(w) * row_values;
         }
-        const Gain* g = stefcal_buffer(args, in) + static_cast<std::size_t>(k) * n;
-        if (in2 >= 0) {  // (g[i] + g[i-1]) / 2 after an even iteration i
-          const Gain* g2 = stefcal_buffer(args, in2) + static_cast<std::size_t>(k) * n;
+        if constexpr (from_stage) {
 #pragma unroll P::kUnroll
           for (int q = team_lane; q < n; q += team_threads) {
-            P::template accumulate<Shared>(s, a_row, b_row, n, q,
-                                           stefcal_average(ldcg_gain(g + q), ldcg_gain(g2 + q)));
+            P::template accumulate<Shared>(s, a_row, b_row, n, q, ld_staged(staged + q));
           }
         } else {
+          const Gain* g = stefcal_buffer(args, in) + static_cast<std::size_t>(k) * n;
+          if (in2 >= 0) {  // (g[i] + g[i-1]) / 2 after an even iteration i
+            const Gain* g2 = stefcal_buffer(args, in2) + static_cast<std::size_t>(k) * n;
 #pragma unroll P::kUnroll
-          for (int q = team_lane; q < n; q += team_threads) {
-            P::template accumulate<Shared>(s, a_row, b_row, n, q, ldcg_gain(g + q));
+            for (int q = team_lane; q < n; q += team_threads) {
+              P::template accumulate<Shared>(s, a_row, b_row, n, q,
+                                             stefcal_average(ldcg_gain(g + q), ldcg_gain(g2 + q)));
+            }
+          } else {
+#pragma unroll P::kUnroll
+            for (int q = team_lane; q < n; q += team_threads) {
+              P::template accumulate<Shared>(s, a_row, b_row, n, q, ldcg_gain(g + q));
+            }
           }
         }
       }
@@ -356,10 +426,15 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
         const Gain gn = P::gain(s);
         stefcal_buffer(args, out)[w] = gn;
         if (even) {  // the input of an even iteration is stored as is (no averaging before)
-          const std::size_t slot = static_cast<std::size_t>((it / 2) & 1) * args.num_problems + k;
-          const Gain old = ldcg_gain(stefcal_buffer(args, in) + w);
-          atomicAdd(args.norms + 2 * slot, double(stefcal_norm2(gn - old)));
-          atomicAdd(args.norms + 2 * slot + 1, double(stefcal_norm2(gn)));
+          const std::size_t ns = static_cast<std::size_t>((it / 2) & 1) * args.num_problems + k;
+          Gain old;
+          if constexpr (from_stage) {
+            old = ld_staged(staged + p);
+          } else {
+            old = ldcg_gain(stefcal_buffer(args, in) + w);
+          }
+          atomicAdd(args.norms + 2 * ns, double(stefcal_norm2(gn - old)));
+          atomicAdd(args.norms + 2 * ns + 1, double(stefcal_norm2(gn)));
           if (p == 0) {  // the other slot's readers are done: clear it for iteration it + 2
             const std::size_t other =
                 static_cast<std::size_t>(((it / 2) + 1) & 1) * args.num_problems + k;
@@ -367,12 +442,6 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
           }
         }
       }
-    }
-    // One problem, a block without a row (the launch configuration avoids it): its verdict,
-    // before the barrier (after it, a thread already in the next iteration may clear the
-    // norms read here).
-    if (single && decide && single_stop < 0) {
-      single_stop = stefcal_verdict(args, 0, (it - 1) / 2).stop;
     }
     stefcal_grid_sync();
     last_out = out;
@@ -418,26 +487,29 @@ __device__ __forceinline__ void stefcal_batch(const BatchArgs<P>& args) {
 // kernel when it was measured on the H200 (sm_90, CUDA 13); without the bound it took 73
 // registers in float after the single-problem changes (3 blocks per SM). Full-Jones: ptxas's
 // choice (about 108 registers in double, no spills; a bound of 2 blocks per SM made it spill).
-// Shared: rows of A and B in dynamic shared memory (stefcal_batch).
-template <typename T, bool Shared>
+template <typename T, RowSource Source>
 __global__ void __launch_bounds__(kBlockThreads, 4)
     stefcal_scalar_kernel(BatchArgs<ScalarGains<T>> args) {
-  stefcal_batch<Shared>(args);
+  stefcal_batch<Source>(args);
 }
-template <typename T, bool Shared>
+template <typename T, RowSource Source>
 __global__ void __launch_bounds__(kBlockThreads)
     stefcal_full_jones_kernel(BatchArgs<FullJonesGains<T>> args) {
-  stefcal_batch<Shared>(args);
+  stefcal_batch<Source>(args);
 }
 
-// The kernel of gain type P: stefcal_batch_kernel<Shared>(static_cast<P*>(nullptr)).
-template <bool Shared, typename T>
-constexpr auto stefcal_batch_kernel(ScalarGains<T>*) {
-  return &stefcal_scalar_kernel<T, Shared>;
+// The kernel of gain type P: stefcal_batch_kernel(static_cast<P*>(nullptr), source).
+template <typename T>
+auto stefcal_batch_kernel(ScalarGains<T>*, RowSource source) {
+  return source == RowSource::Global   ? &stefcal_scalar_kernel<T, RowSource::Global>
+         : source == RowSource::Shared ? &stefcal_scalar_kernel<T, RowSource::Shared>
+                                       : &stefcal_scalar_kernel<T, RowSource::SharedStaged>;
 }
-template <bool Shared, typename T>
-constexpr auto stefcal_batch_kernel(FullJonesGains<T>*) {
-  return &stefcal_full_jones_kernel<T, Shared>;
+template <typename T>
+auto stefcal_batch_kernel(FullJonesGains<T>*, RowSource source) {
+  return source == RowSource::Global   ? &stefcal_full_jones_kernel<T, RowSource::Global>
+         : source == RowSource::Shared ? &stefcal_full_jones_kernel<T, RowSource::Shared>
+                                       : &stefcal_full_jones_kernel<T, RowSource::SharedStaged>;
 }
 
 }  // namespace fringe::calibrate::cuda_detail

@@ -114,7 +114,8 @@ namespace {
 
 // The kernel of gain type P on `blocks` emulated blocks, with the argument block that
 // stefcal_cuda.cu builds (filled field by field, as there); shared_rows: the shared-rows
-// kernel with the dynamic shared memory stefcal_cuda.cu gives it.
+// kernel stefcal_cuda.cu picks (one problem: gains staged too) with the dynamic shared memory
+// it gives it.
 template <typename P>
 void run_emulated(int num_problems, int n, const typename P::AValue* a, const typename P::BValue* b,
                   typename P::Gain* gains, SolveStatus* status, const SolverOptions& options,
@@ -146,19 +147,21 @@ void run_emulated(int num_problems, int n, const typename P::AValue* a, const ty
   args.max_iterations = options.max_iterations;
   args.stall_checks = options.stall_checks;
   args.warps_per_row = warps_per_row;
+  const RowSource source = !shared_rows        ? RowSource::Global
+                           : num_problems == 1 ? RowSource::SharedStaged
+                                               : RowSource::Shared;
   const long long rows = shared_rows ? stefcal_shared_rows(static_cast<long long>(ng), blocks,
                                                            kWarpsPerBlock / warps_per_row)
                                      : 0;
   args.shared_rows = static_cast<int>(rows);
-  const auto bytes = static_cast<std::size_t>(stefcal_shared_bytes<P>(rows, n));
+  const auto bytes = static_cast<std::size_t>(stefcal_shared_bytes<P>(source, rows, n));
   std::barrier<> grid(static_cast<std::ptrdiff_t>(blocks) * kBlockThreads);
   std::vector<std::unique_ptr<emu::Block>> block_state;
   for (int bk = 0; bk < blocks; ++bk) {
     block_state.push_back(std::make_unique<emu::Block>(kBlockThreads, bytes));
   }
   emu::ldg_count = 0;
-  const auto kernel = shared_rows ? stefcal_batch_kernel<true>(static_cast<P*>(nullptr))
-                                  : stefcal_batch_kernel<false>(static_cast<P*>(nullptr));
+  const auto kernel = stefcal_batch_kernel(static_cast<P*>(nullptr), source);
   std::vector<std::thread> pool;
   for (int bk = 0; bk < blocks; ++bk) {
     for (int t = 0; t < kBlockThreads; ++t) {

@@ -317,21 +317,20 @@ TEST(StefcalCudaEmulation, FullJonesTeamsGridsAndFixedCounts) {
   expect_jones_emulated_equals_cpu(batch, o, 4, 2);
 }
 
-// The full-Jones shared-rows kernel: 16 A and 16 B values per (p, q) in shared memory, the
-// same gains bit for bit as the global-memory kernel (18 rows, 2 blocks of 4 teams: 3 rounds,
-// the last partial).
-TEST(StefcalCudaEmulation, FullJonesSharedRowsSameAsGlobal) {
-  JonesBatch batch = make_jones_batch(2, 9, 0.05, 300);
-  build_jones(batch, 4);
-  SolverOptions o;
-  o.tolerance = 0;
-  o.stall_checks = 0;
-  o.max_iterations = 5;
+// The full-Jones shared-rows kernels: 16 A and 16 B values per (p, q) in shared memory, the
+// same gains bit for bit as the global-memory kernel, each value of A and B loaded once. Two
+// problems (18 rows, 2 blocks of 4 teams: 3 rounds, the last partial) and one problem (gains
+// staged in shared memory too; 9 rows, 3 blocks of 2 teams).
+void expect_jones_shared_rows_same(const JonesBatch& batch, const SolverOptions& o,
+                                   int warps_per_row, int blocks) {
+  const int num = int(batch.problems.size());
   std::vector<SolveStatus> s_global, s_shared;
-  const auto g_global = expect_jones_emulated_equals_cpu(batch, o, 2, 2, &s_global);
-  const auto g_shared = expect_jones_emulated_equals_cpu(batch, o, 2, 2, &s_shared, true);
-  EXPECT_EQ(test::last_emulated_row_loads(), 2LL * 2 * 9 * kFullJonesTerms * 9);  // the copy
-  for (int k = 0; k < 2; ++k) {
+  const auto g_global =
+      expect_jones_emulated_equals_cpu(batch, o, warps_per_row, blocks, &s_global);
+  const auto g_shared =
+      expect_jones_emulated_equals_cpu(batch, o, warps_per_row, blocks, &s_shared, true);
+  EXPECT_EQ(test::last_emulated_row_loads(), 2LL * num * batch.n * kFullJonesTerms * batch.n);
+  for (int k = 0; k < num; ++k) {
     EXPECT_EQ(s_shared[k].iterations, s_global[k].iterations);
     EXPECT_EQ(s_shared[k].state, s_global[k].state);
   }
@@ -344,6 +343,19 @@ TEST(StefcalCudaEmulation, FullJonesSharedRowsSameAsGlobal) {
       EXPECT_EQ(u.im, v.im) << i;
     }
   }
+}
+
+TEST(StefcalCudaEmulation, FullJonesSharedRowsSameAsGlobal) {
+  SolverOptions o;
+  o.tolerance = 0;
+  o.stall_checks = 0;
+  o.max_iterations = 5;
+  JonesBatch two = make_jones_batch(2, 9, 0.05, 300);
+  build_jones(two, 4);
+  expect_jones_shared_rows_same(two, o, 2, 2);
+  JonesBatch one = make_jones_batch(1, 9, 0.05, 310);
+  build_jones(one, 4);
+  expect_jones_shared_rows_same(one, o, 4, 3);
 }
 
 TEST(StefcalCudaEmulation, FullJonesFlaggedStationAndProblemWithoutData) {
