@@ -20,7 +20,9 @@
 // wall clock). GPU lines say whether the kernel read the rows of A and B from shared memory
 // (rows_in_shared, shared_bytes_per_block: chosen when they fit, stefcal_cuda.h);
 // --shared-rows off (or --no-shared-rows) forces global memory, --shared-rows both times
-// every GPU case both ways (auto: the solver's choice). --case NAME (repeatable: single,
+// every GPU case both ways (auto: the solver's choice); the second way's scalar lines then
+// carry max_rel_gain_diff_vs_first, the largest |g - g_first| / |g_first| against the first
+// way's gains (0 expected: the same arithmetic in the same order). --case NAME (repeatable: single,
 // converge, full_jones, batched; default all) runs only those cases.
 // Usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] [--no-gpu]
 //                      [--cpu-max-problems P] [--warps-per-row W] [--blocks-per-sm B]
@@ -213,10 +215,12 @@ double time_cpu(int num, int n, const std::vector<Complex<T>>& a, const std::vec
 }
 
 #ifdef FRINGE_HAVE_CUDA
+// first: the gains of the case's first GPU run (filled when empty, else compared with).
 template <typename T>
 double time_gpu(const Options& opt, bool shared_rows, int num, int n,
                 const std::vector<Complex<T>>& a, const std::vector<T>& b,
-                const cal::SolverOptions& o, cal::SolveStatus& last, nlohmann::json& extra) {
+                const cal::SolverOptions& o, cal::SolveStatus& last, nlohmann::json& extra,
+                std::vector<Complex<T>>& first) {
   cal::StefcalCuda<T> gpu(opt.device, num, n, opt.warps_per_row, opt.blocks_per_sm, shared_rows);
   gpu.upload(a.data(), b.data());
   const std::vector<Complex<T>> g0(std::size_t(n) * num, {T(1), T(0)});
@@ -229,6 +233,16 @@ double time_gpu(const Options& opt, bool shared_rows, int num, int n,
   std::vector<cal::SolveStatus> st(num);
   gpu.download(g.data(), st.data());
   last = st[0];
+  if (first.empty()) {
+    first = g;
+  } else {
+    double worst = 0;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      const double s = fringe::abs(first[i]);
+      worst = std::max(worst, s > 0 ? fringe::abs(g[i] - first[i]) / s : fringe::abs(g[i]));
+    }
+    extra["max_rel_gain_diff_vs_first"] = worst;
+  }
   extra["grid_blocks"] = gpu.grid_blocks();
   extra["warps_per_row"] = gpu.warps_per_row();
   extra["rows_in_shared"] = gpu.rows_in_shared();
@@ -288,10 +302,11 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
   [[maybe_unused]] const double target = dp ? 4e-3 : 2e-3;  // issue 9 GPU targets
   if (opt.run("single")) {
 #ifdef FRINGE_HAVE_CUDA
+    std::vector<Complex<T>> first;
     for (const bool shared : opt.shared_rows) {
       if (!have_gpu) break;
       nlohmann::json extra;
-      const double s = time_gpu<T>(opt, shared, 1, 1000, a, b, fixed, st, extra);
+      const double s = time_gpu<T>(opt, shared, 1, 1000, a, b, fixed, st, extra, first);
       emit<T>("single", "gpu", opt, 1, 1000, st.iterations, s, peak, target, extra);
     }
 #else
@@ -307,10 +322,11 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
     cal::SolverOptions conv;
     conv.max_iterations = 1000;
 #ifdef FRINGE_HAVE_CUDA
+    std::vector<Complex<T>> first;
     for (const bool shared : opt.shared_rows) {
       if (!have_gpu) break;
       nlohmann::json extra;
-      const double s = time_gpu<T>(opt, shared, 1, 1000, a, b, conv, st, extra);
+      const double s = time_gpu<T>(opt, shared, 1, 1000, a, b, conv, st, extra, first);
       extra["state"] = cal::solve_state_name(st.state);
       emit<T>("converge", "gpu", opt, 1, 1000, st.iterations, s, peak, 0, extra);
     }
@@ -363,10 +379,11 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
     if (!have_gpu && !cpu) continue;
     make_problems<T>(num, 512, 0.1, a, b);
 #ifdef FRINGE_HAVE_CUDA
+    std::vector<Complex<T>> first;
     for (const bool shared : opt.shared_rows) {
       if (!have_gpu) break;
       nlohmann::json extra;
-      const double s = time_gpu<T>(opt, shared, num, 512, a, b, fixed, st, extra);
+      const double s = time_gpu<T>(opt, shared, num, 512, a, b, fixed, st, extra, first);
       emit<T>("batched", "gpu", opt, num, 512, st.iterations, s, peak, 0, extra);
     }
 #endif
