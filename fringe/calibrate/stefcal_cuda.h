@@ -11,11 +11,12 @@
 // iteration. When the rows of A and B each block owns (blocks are persistent and own fixed
 // rows) fit in its shared memory with every block resident, as for one or a few problems, the
 // blocks copy them there once at the start and read them from shared memory in every iteration
-// (only the gains then come from L2); larger batches read them from global memory each
-// iteration. Problems that have stopped idle until the last one stops. Results agree with
-// solve_scalar (CPU) to rounding (sums in another order). Errors: every CUDA call and launch is
-// checked (core/cuda_check.h); a device without cooperative launch support, or a batch too large
-// for memory, raises fringe::Error.
+// (only the gains then come from L2; with one problem each block also stages the iteration's
+// gains in shared memory once per iteration); larger batches read them from global memory each
+// iteration. Same arithmetic either way. Problems that have stopped idle until the last one stops.
+// Results agree with solve_scalar (CPU) to rounding (sums in another order). Errors: every CUDA
+// call and launch is checked (core/cuda_check.h); a device without cooperative launch support, or a
+// batch too large for memory, raises fringe::Error.
 #pragma once
 
 #include <cstddef>
