@@ -62,14 +62,16 @@ double max_rel_diff(const std::vector<Complex<double>>& x, const std::vector<Com
   return worst;
 }
 
+// shared_rows: A and B rows in shared memory where they fit (false: always from global memory).
 void expect_same_as_cpu(const Batch& batch, int num, const SolverOptions& o, int warps_per_row,
-                        int blocks_per_sm = 0) {
+                        int blocks_per_sm = 0, bool shared_rows = true) {
   const std::size_t ng = std::size_t(batch.n) * num;
   std::vector<Complex<double>> g_cpu(ng, {1, 0}), g_gpu(ng, {1, 0});
   std::vector<SolveStatus> s_cpu(num), s_gpu(num);
   solve_scalar_batch_cpu(num, batch.n, batch.a.data(), batch.b.data(), g_cpu.data(), s_cpu.data(),
                          o);
-  StefcalCuda<double> gpu(0, num, batch.n, warps_per_row, blocks_per_sm);
+  StefcalCuda<double> gpu(0, num, batch.n, warps_per_row, blocks_per_sm, shared_rows);
+  if (!shared_rows) EXPECT_FALSE(gpu.rows_in_shared());
   gpu.upload(batch.a.data(), batch.b.data());
   gpu.solve(g_gpu.data(), o);
   gpu.download(g_gpu.data(), s_gpu.data());
@@ -78,7 +80,9 @@ void expect_same_as_cpu(const Batch& batch, int num, const SolverOptions& o, int
     EXPECT_EQ(s_gpu[k].state, s_cpu[k].state) << "problem " << k;
   }
   // Zero gains (no data) compare exactly; others relative.
-  EXPECT_LT(max_rel_diff(g_gpu, g_cpu), 1e-10) << "warps per row " << gpu.warps_per_row();
+  EXPECT_LT(max_rel_diff(g_gpu, g_cpu), 1e-10)
+      << "warps per row " << gpu.warps_per_row() << ", rows in shared memory "
+      << gpu.rows_in_shared();
 }
 
 TEST(StefcalGpu, DoubleAgreesWithCpuTo1e10) {
@@ -97,6 +101,10 @@ TEST(StefcalGpu, DoubleAgreesWithCpuTo1e10) {
   fixed.max_iterations = 301;  // odd: the solution is an un-averaged update
   const Batch big = make_batch(1, 1000, GainType::Scalar, 0.1, 40);
   expect_same_as_cpu(big, 1, fixed, 0);
+  // The same with A and B always read from global memory (the path of large batches).
+  for (int w : {0, 1, 8}) expect_same_as_cpu(scalar, 9, o, w, 0, false);
+  expect_same_as_cpu(diag, 5, o, 0, 0, false);
+  expect_same_as_cpu(big, 1, fixed, 0, 0, false);
 }
 
 TEST(StefcalGpu, NoiseFreeGainsEqualTruthTo1e8) {
