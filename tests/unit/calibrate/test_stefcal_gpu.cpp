@@ -267,12 +267,13 @@ void build_jones(JonesBatch& batch) {
 std::vector<fringe::Jones<double>> expect_jones_same_as_cpu(const JonesBatch& batch,
                                                             const SolverOptions& o,
                                                             int warps_per_row,
-                                                            std::vector<SolveStatus>& s_gpu) {
+                                                            std::vector<SolveStatus>& s_gpu,
+                                                            bool shared_rows = true) {
   const int num = int(batch.problems.size());
   std::vector<fringe::Jones<double>> g_gpu(std::size_t(batch.n) * num,
                                            fringe::jones_identity<double>());
   s_gpu.assign(num, SolveStatus{});
-  StefcalCudaFullJones<double> gpu(0, num, batch.n, warps_per_row);
+  StefcalCudaFullJones<double> gpu(0, num, batch.n, warps_per_row, 0, shared_rows);
   gpu.upload(batch.a.data(), batch.b.data());
   gpu.solve(g_gpu.data(), o);
   gpu.download(g_gpu.data(), s_gpu.data());
@@ -312,6 +313,8 @@ TEST(StefcalGpu, FullJonesDoubleAgreesWithCpuTo1e10) {
   fixed.max_iterations = 101;
   expect_jones_same_as_cpu(batch, fixed, 0, st);
   for (const SolveStatus& s : st) EXPECT_EQ(s.iterations, 101);
+  // A and B from global memory (the path of large batches).
+  for (int w : {0, 8}) expect_jones_same_as_cpu(batch, o, w, st, false);
 }
 
 TEST(StefcalGpu, FullJonesNoiseFreeGainsEqualTruthTo1e8) {
