@@ -29,7 +29,8 @@
 //                     [--variant K] [--degridder-variant K]
 // --variant K, --degridder-variant K: the CUDA gridder and degridder kernel variants
 // (CudaIdgOptions::gridder_variant and degridder_variant, idg_cuda.h; single precision;
-// default 0), recorded as "gridder_variant" and "degridder_variant" in the gpu lines.
+// default: CudaIdgOptions' defaults), recorded as "gridder_variant" and "degridder_variant"
+// in the gpu lines.
 // Memory: about 36 MB of host and GPU memory per time step (120 stations, 16 channels,
 // single precision) plus 2 GiB (4 GiB in double) for the grid on each side; --times 2048
 // grids 2.3e8 visibilities.
@@ -73,8 +74,8 @@ struct Options {
   std::string device = "both";
   bool double_precision = false;
   bool plan_only = false;
-  int variant = 0;            // CUDA gridder kernel variant
-  int degridder_variant = 0;  // CUDA degridder kernel variant
+  int variant = -1;            // CUDA gridder kernel variant (-1: CudaIdgOptions' default)
+  int degridder_variant = -1;  // CUDA degridder kernel variant (-1: CudaIdgOptions' default)
 };
 
 template <typename T>
@@ -190,8 +191,8 @@ void bench(const Options& o, const std::string& device) {
 #ifdef FRINGE_IMAGER_CUDA
     CudaIdgOptions opt;
     opt.timings = &tm;
-    opt.gridder_variant = o.variant;
-    opt.degridder_variant = o.degridder_variant;
+    if (o.variant >= 0) opt.gridder_variant = o.variant;
+    if (o.degridder_variant >= 0) opt.degridder_variant = o.degridder_variant;
     backend = make_cuda_backend<T>(opt);
     opt.num_streams = 1;
     serial = make_cuda_backend<T>(opt);
@@ -204,8 +205,8 @@ void bench(const Options& o, const std::string& device) {
     lanes = (prop.major >= 9 || (prop.major == 8 && prop.minor >= 6)) ? 128 : 64;
     if (prop.major == 8 && prop.minor == 0) lanes = 64;
     base["gpu"] = prop.name;
-    base["gridder_variant"] = o.variant;
-    base["degridder_variant"] = o.degridder_variant;
+    base["gridder_variant"] = opt.gridder_variant;
+    base["degridder_variant"] = opt.degridder_variant;
 #endif
   }
   for (const char* routine : {"gridding", "degridding"}) {

@@ -34,13 +34,13 @@ struct CudaIdgTimings {
 };
 
 // Gridder kernels (single precision; double always runs 0), selectable for benchmarking
-// (docs/imager.md, "CUDA kernels"): 0 the default (8 pixels per thread, 4 blocks per SM);
+// (docs/imager.md, "CUDA kernels"): 0 the 4M form (8 pixels per thread, 4 blocks per SM);
 // 1 the same at 3 blocks per SM (up to 168 registers, no spill); 2 the 3M form of the complex
 // multiply-adds (idg_cuda_gridder_3m.cuh; 8 pixels per thread, 3 blocks per SM); 3 the 3M form
-// with 4 pixels per thread (4 blocks per SM).
+// with 4 pixels per thread (4 blocks per SM; the default: fastest on an H200, 2026-11-23).
 constexpr int kNumGridderVariants = 4;
 // Degridder kernels (single precision with at least 8 channels per subgrid; otherwise 0):
-// 0 the default; 1 the 3M form (8 channels per thread, 3 blocks per SM).
+// 0 the 4M form; 1 the 3M form (8 channels per thread, 3 blocks per SM; the default).
 constexpr int kNumDegridderVariants = 2;
 
 struct CudaIdgOptions {
@@ -49,8 +49,8 @@ struct CudaIdgOptions {
   int max_subgrids_per_batch = 4096;
   int num_streams = 2;                // 1: batches one after another (exact per-step timings)
   CudaIdgTimings* timings = nullptr;  // filled by every call when set
-  int gridder_variant = 0;            // 0 .. kNumGridderVariants - 1 (see above)
-  int degridder_variant = 0;          // 0 .. kNumDegridderVariants - 1 (see above)
+  int gridder_variant = 3;            // 0 .. kNumGridderVariants - 1 (see above)
+  int degridder_variant = 1;          // 0 .. kNumDegridderVariants - 1 (see above)
 };
 
 template <typename T>

@@ -51,11 +51,12 @@ double max_diff(const std::vector<Complex<double>>& a, const std::vector<Complex
 
 // nchan < 8 (single) or < 4 (double) runs the one-channel-per-thread degridder; streams = 1
 // runs the batches on one stream; variant, degridder_variant: CudaIdgOptions'
-// gridder_variant and degridder_variant; uneven: channels not evenly spaced (no channel
-// recurrence).
+// gridder_variant and degridder_variant (default: its defaults); uneven: channels not evenly spaced
+// (no channel recurrence).
 template <typename T>
 void compare_with_cpu(int npol, bool host_grid, double tol, int nchan = 8, int streams = 2,
-                      int variant = 0, bool uneven = false, int degridder_variant = 0) {
+                      int variant = CudaIdgOptions{}.gridder_variant, bool uneven = false,
+                      int degridder_variant = CudaIdgOptions{}.degridder_variant) {
   auto v = make_tracks<T>(12, 24, nchan, 1500.0, 100e6, 1e6, npol, 0.8, 7);
   if (uneven) v.freq_hz[1] += 0.3e6;
   set_point_sources(v, {{0.0, 0.0, 1.0}, {0.004, -0.006, 0.5}});
