@@ -115,7 +115,7 @@ struct BatchSolver {
     status.allocate(num_problems);
     FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     // Warps per receptor row: given, or (auto) the smallest of 1, 2, 4, 8 with which the rows
-    // of the batch occupy about half the GPU's resident threads (more loads in flight for a
+    // of the batch occupy about a quarter of the GPU's resident threads (more loads in flight for a
     // few problems; one warp per station, as memo 091, for large batches), at most n / 32.
     int per_sm = 0, sms = 0, threads_per_sm = 0;
     FRINGE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -126,7 +126,10 @@ struct BatchSolver {
         cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
     int wpr = warps_per_row_;
     if (wpr == 0) {
-      const double target = 0.5 * double(sms) * threads_per_sm;
+      // A quarter (it was half until the rows moved to shared memory): one 1000-station problem
+      // on an H200 took 2.04 ms (float) and 2.34 ms (double) with 8 warps per row, 1.87 and
+      // 2.00 ms with 4 (bench_stefcal --case single --warps-per-row 4, 2026-11-23).
+      const double target = 0.25 * double(sms) * threads_per_sm;
       wpr = 1;
       while (wpr < kWarpsPerBlock && 32.0 * wpr * double(ng) < target && 32 * 2 * wpr <= n) {
         wpr *= 2;
