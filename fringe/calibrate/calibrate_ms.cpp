@@ -11,6 +11,7 @@
 
 #include "fringe/calibrate/sky_predict.h"
 #include "fringe/calibrate/stefcal_math.h"
+#include "fringe/core/array.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/core/serial_queue.h"
@@ -91,12 +92,13 @@ void solve_full_jones_cells_gpu(const std::vector<CalCell<T>>& cells, const CalO
 #endif
 
 // Buffers and the GPU solver kept from one solution interval to the next (every interval has
-// the same cells and receptors): A and B are built in place, and the solver's GPU memory is
-// allocated once, not per interval.
+// the same cells and receptors): A and B are built in place (in page-locked memory when they
+// go to a GPU: copies at full PCIe speed), and the solver's GPU memory is allocated once, not
+// per interval.
 template <typename T>
 struct SolveWorkspace {
-  std::vector<Complex<T>> a;
-  std::vector<T> b;
+  Array<Complex<T>> a;
+  Array<T> b;
 #ifdef FRINGE_HAVE_CUDA
   std::unique_ptr<StefcalCuda<T>> gpu;
 #endif
@@ -128,11 +130,16 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
   const int n_st = cells[0].num_stations;
   const int n = num_receptors(options.type, n_st);
   const std::size_t nn = std::size_t(n) * n;
+  bool gpu = false;
+#ifdef FRINGE_HAVE_CUDA
+  gpu = use_gpu && !cuda_devices().empty();
+#endif
   {
     Stopwatch sw(res.normal_eq_sec);
     if (ws.a.size() != nn * num) {
-      ws.a = std::vector<Complex<T>>(nn * num);
-      ws.b = std::vector<T>(nn * num);
+      const MemoryLocation where = gpu ? MemoryLocation::pinned_host() : MemoryLocation::host();
+      ws.a = Array<Complex<T>>(nn * num, where);
+      ws.b = Array<T>(nn * num, where);
     }
 #pragma omp parallel for schedule(dynamic)
     for (int k = 0; k < num; ++k) {
@@ -148,7 +155,7 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
   {
     Stopwatch sw(res.solver_sec);
 #ifdef FRINGE_HAVE_CUDA
-    if (use_gpu && !cuda_devices().empty()) {
+    if (gpu) {
       if (!ws.gpu || ws.gpu->num_problems() != num || ws.gpu->n() != n) {
         ws.gpu.reset();
         ws.gpu = std::make_unique<StefcalCuda<T>>(0, num, n);
@@ -159,8 +166,6 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
       backend = "gpu 0";
       solved = true;
     }
-#else
-    (void)use_gpu;
 #endif
     if (!solved) {
       solve_scalar_batch_cpu(num, n, ws.a.data(), ws.b.data(), g.data(), status.data(),
