@@ -143,11 +143,13 @@ struct PredictCuda<T>::Impl {
              std::size_t budget, cudaStream_t stream) {
     const std::size_t ns = in[0].stations.count, S = in[0].sources.count;
     const std::size_t cap = chunk_capacity<M>(ns, S, budget);
-    const std::size_t bytes = scratch_layout<M>(ns, cap).bytes * in.size();
+    const std::size_t bytes = group_scratch_bytes<M>(ns, cap, in.size());
     RunPlan<M> plan = make_run_plan<M>(in, out, reserve(bytes), cap);
     if (plan.block_tiles > INT_MAX)
       throw Error("predict_direct_cuda: too many stations for one launch");
     const unsigned nc = static_cast<unsigned>(plan.channels);
+    cross_table_kernel<T><<<1, kMaxChannels, 0, stream>>>(plan.table);
+    FRINGE_CUDA_CHECK_KERNEL("cross_table_kernel");
     if constexpr (M::time) {
       const dim3 grid((plan.num_stations + 127) / 128, nc);
       time_coefficients_kernel<<<grid, 128, 0, stream>>>(plan.time);

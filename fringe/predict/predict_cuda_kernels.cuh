@@ -133,6 +133,31 @@ __global__ void __launch_bounds__(128)
 
 // ---------------------------------------------------------------------------------------------
 // Per (station, source) terms of one source chunk into the scratch rows (predict_cuda_layout.h).
+// What differs between the channels of a batch in cross_kernel. cross_table_kernel copies it
+// from its parameters into the scratch (CrossArgs::channel) once per launch group: a parameter
+// table in cross_kernel itself costs its float modes 7-8 registers, and the copy inside
+// station_terms_kernel costs that kernel 8 (nvcc 13, sm_90).
+template <typename T>
+struct CrossChannel {
+  double inv_lambda;  // 1/m
+  double uv_scale;    // 1 (metres) or inv_lambda (wavelengths) for the uv filter
+  T two_pi_bw;        // 2 pi dnu / (2 nu)
+  Complex<T>* cross;
+};
+
+template <typename T>
+struct CrossTableArgs {
+  CrossChannel<T> entry[kMaxChannels];
+  CrossChannel<T>* table;  // [kMaxChannels] in the scratch
+  int channels;
+};
+
+template <typename T>
+__global__ void __launch_bounds__(kMaxChannels)
+    cross_table_kernel(const __grid_constant__ CrossTableArgs<T> a) {
+  if (static_cast<int>(threadIdx.x) < a.channels) a.table[threadIdx.x] = a.entry[threadIdx.x];
+}
+
 // What differs between the channels of a batch in station_terms_kernel.
 template <typename T>
 struct TermsChannel {
@@ -256,15 +281,6 @@ __global__ void __launch_bounds__(kTermsThreads)
 
 // ---------------------------------------------------------------------------------------------
 // Cross-correlations of one source chunk.
-// What differs between the channels of a batch in cross_kernel.
-template <typename T>
-struct CrossChannel {
-  double inv_lambda;  // 1/m
-  double uv_scale;    // 1 (metres) or inv_lambda (wavelengths) for the uv filter
-  T two_pi_bw;        // 2 pi dnu / (2 nu)
-  Complex<T>* cross;
-};
-
 template <typename T>
 struct CrossArgs {
   const T* station_rows;
@@ -278,34 +294,34 @@ struct CrossArgs {
   const double* w;
   const double* tcoef;  // [N][3] (channel 0; the scratch arrays likewise)
   double uv_min, uv_max;
-  std::size_t channel_stride;             // bytes between the channels' scratch copies
-  CrossChannel<T> channel[kMaxChannels];  // grid.y = channel
+  std::size_t channel_stride;      // bytes between the channels' scratch copies
+  const CrossChannel<T>* channel;  // [channels] in the scratch (station_terms_kernel); grid.y
 };
 
-// Global source of stage row r of the block tile (stations past the end are clamped: their
-// baselines are never written).
+// Global source of stage row r of the block tile in channel ch's scratch (stations past the end
+// are clamped: their baselines are never written).
 template <class M>
 __device__ const typename M::Real* stage_row_source(const CrossArgs<typename M::Real>& a,
                                                     const BlockTile& bt, int r, int ch) {
   using T = typename M::Real;
   const std::size_t C = a.capacity;
   const int last = a.num_stations - 1;
-  const T* p_rows = channel_ptr(a.p_rows, a.channel_stride, ch);
-  const T* station_rows = channel_ptr(a.station_rows, a.channel_stride, ch);
-  const T* source_rows = channel_ptr(a.source_rows, a.channel_stride, ch);
   constexpr int np_rows = M::block_p * M::station_rows;
   constexpr int nq_rows = M::block_q * M::station_rows;
+  const T* row;
   if (r < np_rows) {
     const int p = min(bt.p0 + r / M::station_rows, last), c = r % M::station_rows;
-    if (c < M::jones_rows) return p_rows + (static_cast<std::size_t>(p) * M::jones_rows + c) * C;
-    return station_rows + (static_cast<std::size_t>(p) * M::station_rows + c) * C;
-  }
-  if (r < np_rows + nq_rows) {
+    row = c < M::jones_rows
+              ? a.p_rows + (static_cast<std::size_t>(p) * M::jones_rows + c) * C
+              : a.station_rows + (static_cast<std::size_t>(p) * M::station_rows + c) * C;
+  } else if (r < np_rows + nq_rows) {
     r -= np_rows;
     const int q = min(bt.q0 + r / M::station_rows, last), c = r % M::station_rows;
-    return station_rows + (static_cast<std::size_t>(q) * M::station_rows + c) * C;
+    row = a.station_rows + (static_cast<std::size_t>(q) * M::station_rows + c) * C;
+  } else {
+    row = a.source_rows + static_cast<std::size_t>(r - np_rows - nq_rows) * C;
   }
-  return source_rows + static_cast<std::size_t>(r - np_rows - nq_rows) * C;
+  return channel_ptr(row, a.channel_stride, ch);
 }
 
 // Issues the cp.async copies of the tile starting at source s0 into one stage.
@@ -575,7 +591,7 @@ __device__ __forceinline__ void warp_tile(
 
 template <class M>
 __global__ void __launch_bounds__(M::threads, M::min_blocks)
-    cross_kernel(const __grid_constant__ CrossArgs<typename M::Real> a) {
+    cross_kernel(const CrossArgs<typename M::Real> a) {
   using T = typename M::Real;
   T* stages = reinterpret_cast<T*>(dynamic_shared());
   Quad<T>* consts = reinterpret_cast<Quad<T>*>(stages + kStages * M::stage_reals);
@@ -584,6 +600,10 @@ __global__ void __launch_bounds__(M::threads, M::min_blocks)
 
   const BlockTile bt = block_tile(blockIdx.x, a.num_stations, M::block_p, M::block_q);
   const int ch = static_cast<int>(blockIdx.y);
+  // The channel's output, read after the source loop: from shared memory, so that neither it
+  // nor the channel index stays in registers across the loop.
+  __shared__ Complex<T>* out_base;
+  if (threadIdx.x == 0) out_base = a.channel[ch].cross;
   for (int r = threadIdx.x; r < M::stage_rows; r += M::threads)
     rows[r] = stage_row_source<M>(a, bt, r, ch);
   for (int k = threadIdx.x; k < M::block_baselines; k += M::threads)
@@ -634,8 +654,7 @@ __global__ void __launch_bounds__(M::threads, M::min_blocks)
       for (int k = 0; k < M::jones_rows; ++k) sum[k] = active ? warp_sum(acc[i][j][k]) : T(0);
       if (lane == (i * M::tile_q + j) % kWarpSize && flags[ps * M::block_q + qs]) {
         const int p = bt.p0 + ps, q = bt.q0 + qs;
-        Complex<T>* out =
-            a.channel[blockIdx.y].cross + baseline_index(p, q, n) * (M::jones_rows / 2);
+        Complex<T>* out = out_base + baseline_index(p, q, n) * (M::jones_rows / 2);
 #pragma unroll
         for (int k = 0; k < M::jones_rows / 2; ++k)
           out[k] += Complex<T>{sum[2 * k], sum[2 * k + 1]};
@@ -726,6 +745,7 @@ struct RunPlan {
   int channels = 0;
   long long block_tiles = 0;  // blocks of cross_kernel per channel
   TimeArgs time{};
+  CrossTableArgs<T> table{};
   TermsArgs<T> terms{};
   CrossArgs<T> cross{};
 
@@ -738,14 +758,28 @@ struct RunPlan {
   }
 };
 
+// Scratch of a launch group: the cross_kernel channel table, then one scratch_layout per channel.
+template <class M>
+std::size_t cross_table_bytes() {
+  return align_up(kMaxChannels * sizeof(CrossChannel<typename M::Real>), kAlign);
+}
+template <class M>
+std::size_t group_scratch_bytes(std::size_t num_stations, std::size_t capacity,
+                                std::size_t channels) {
+  return cross_table_bytes<M>() + channels * scratch_layout<M>(num_stations, capacity).bytes;
+}
+
 // In, Out: PredictInput<T> / PredictOutput<T> or types derived from them (the device ones).
+// `scratch`: group_scratch_bytes of the group.
 template <class M, class In, class Out>
-RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out, unsigned char* scratch,
-                         std::size_t capacity) {
+RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out,
+                         unsigned char* group_scratch, std::size_t capacity) {
   using T = typename M::Real;
   const PredictInput<T>& first = in[0];
   const auto& src = first.sources;
   const auto& sta = first.stations;
+  auto* cross_table = reinterpret_cast<CrossChannel<T>*>(group_scratch);
+  unsigned char* scratch = group_scratch + cross_table_bytes<M>();
   const ScratchLayout lay = scratch_layout<M>(sta.count, capacity);
   double* tcoef = reinterpret_cast<double*>(scratch + lay.tcoef_offset);
   T* station_rows = reinterpret_cast<T*>(scratch + lay.station_offset);
@@ -783,6 +817,8 @@ RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out, unsig
   t.station_rows = station_rows;
   t.p_rows = p_rows;
   t.source_rows = source_rows;
+  r.table.table = cross_table;
+  r.table.channels = r.channels;
   CrossArgs<T>& c = r.cross;
   c.station_rows = station_rows;
   c.p_rows = p_rows;
@@ -796,6 +832,7 @@ RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out, unsig
   c.uv_min = first.uv_filter.min;
   c.uv_max = first.uv_filter.max;
   c.channel_stride = lay.bytes;
+  c.channel = cross_table;
   for (int k = 0; k < r.channels; ++k) {
     const PredictInput<T>& ci = in[k];
     const double inv_lambda = ci.frequency_hz / kSpeedOfLight;
@@ -804,8 +841,8 @@ RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out, unsig
     t.channel[k] = {
         ci.sources.stokes_i, ci.sources.stokes_q,      ci.sources.stokes_u, ci.sources.stokes_v,
         ci.stations.jones,   ci.stations.jones_scalar, inv_lambda,          bw_scale};
-    c.channel[k] = {inv_lambda, first.uv_filter.in_wavelengths ? inv_lambda : 1.0,
-                    static_cast<T>(kTwoPi * bw_scale), out[k].cross};
+    r.table.entry[k] = {inv_lambda, first.uv_filter.in_wavelengths ? inv_lambda : 1.0,
+                        static_cast<T>(kTwoPi * bw_scale), out[k].cross};
   }
   return r;
 }
@@ -826,7 +863,8 @@ AutoArgs<T> make_auto_args(std::span<const In> in, std::span<const Out> out) {
 
 // Kernel parameters stay within 4 KiB (the limit of CUDA before 12.1 and of pre-Volta GPUs).
 static_assert(sizeof(TimeArgs) <= 4096 && sizeof(TermsArgs<double>) <= 4096 &&
-              sizeof(CrossArgs<double>) <= 4096 && sizeof(AutoArgs<double>) <= 4096);
+              sizeof(CrossTableArgs<double>) <= 4096 && sizeof(CrossArgs<double>) <= 4096 &&
+              sizeof(AutoArgs<double>) <= 4096);
 
 }  // namespace emulated / device
 }  // namespace fringe::predict::cuda_detail

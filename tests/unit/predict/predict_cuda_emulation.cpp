@@ -135,10 +135,11 @@ void cross(std::span<const PredictInput<typename M::Real>> in,
            std::span<const PredictOutput<typename M::Real>> out, std::size_t budget) {
   const std::size_t ns = in[0].stations.count, S = in[0].sources.count;
   const std::size_t cap = chunk_capacity<M>(ns, S, budget);
-  const std::size_t bytes = scratch_layout<M>(ns, cap).bytes * in.size();
+  const std::size_t bytes = group_scratch_bytes<M>(ns, cap, in.size());
   auto* scratch = static_cast<unsigned char*>(::operator new(bytes, std::align_val_t(256)));
   RunPlan<M> plan = make_run_plan<M>(in, out, scratch, cap);
   const unsigned nc = static_cast<unsigned>(plan.channels);
+  emu::launch(dim3(1), kMaxChannels, 0, [&] { cross_table_kernel<typename M::Real>(plan.table); });
   if constexpr (M::time) {
     emu::launch(dim3((plan.num_stations + 127) / 128, nc), 128, 0,
                 [&] { time_coefficients_kernel(plan.time); });
