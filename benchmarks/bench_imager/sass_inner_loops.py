@@ -9,11 +9,13 @@ Reads the ELF sections .text.<kernel> as 128-bit instruction words and classifie
 opcode field (the low 12 bits of the first 64-bit word: FFMA 0x223/0x823/0xa23, FMUL 0x220/...,
 FADD 0x221/..., MUFU 0x308, LDS 0x984, LDG 0x981, STS 0x388, LDL 0x983, STL 0x387, BRA 0x947).
 A loop is a backward branch (BRA whose offset's sign bits, bits 64..81, are all set) and the
-instructions from the one after the closest preceding BRA or MUFU up to it: this delimits the
-straight-line unrolled loops of the IDG kernels (their per-row sincos precede them), not loops
-in general. The opcode values are read off sm_90 code, not from a specification; on the default
-gridder this gives the loop that docs/imager.md reported earlier (330 instructions: 288 FFMA,
-32 FMUL, 4 LDS, 6 others).
+instructions from its target up to it. The target: byte offset from the next instruction =
+256 x (bits 32..63, signed) + 4 x (bits 16..23), read off small test kernels whose loops are
+known (an earlier version took the instructions after the closest preceding BRA or MUFU
+instead, which also counted a loop's preheader, e.g. 4 FADDs of variant 4's first phasor sum).
+The opcode values are read off sm_90 code, not from a specification; on the default gridder
+this gives the loop that docs/imager.md reported earlier (330 instructions: 288 FFMA, 32 FMUL,
+4 LDS, 6 others).
 """
 import collections
 import struct
@@ -57,14 +59,19 @@ def main():
         for i, (lo, hi) in enumerate(ins):
             if lo & 0xFFF != 0x947 or hi & 0x3FFFF != 0x3FFFF:
                 continue
-            j = i - 1
-            while j >= 0 and ins[j][0] & 0xFFF not in (0x947, 0x308):
-                j -= 1
-            body = ins[j + 1:i + 1]
+            high = lo >> 32
+            if high >= 1 << 31:
+                high -= 1 << 32
+            offset = 256 * high + 4 * ((lo >> 16) & 0xFF)  # bytes
+            j = i + 1 + offset // 16  # first instruction of the loop
+            if offset % 16 or not 0 <= j <= i:
+                print(f"  branch {i}: target not understood (offset {offset})")
+                continue
+            body = ins[j:i + 1]
             if len(body) < 40:
                 continue
             h = collections.Counter(NAMES.get(w & 0xFFF, "other") for w, _ in body)
-            print(f"  loop {j + 1}..{i}: {len(body)}:",
+            print(f"  loop {j}..{i}: {len(body)}:",
                   " ".join(f"{k} {v}" for k, v in sorted(h.items())))
 
 

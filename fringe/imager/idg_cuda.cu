@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -418,15 +419,17 @@ class CudaBackend final : public IdgBackend<T> {
   }
 
   // VARIANT: CudaIdgOptions::gridder_variant (idg_cuda.h).
+  static_assert(std::size(kGridderVariants) == kNumGridderVariants);
   template <int NPOL, bool REC, int VARIANT>
   void gridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
                Complex<T>* dsub) {
-    constexpr int ppt = VARIANT == 3 ? 4 : KernelConfig<T>::kPixelsPerThread;
-    constexpr int minb = VARIANT == 1 || VARIANT == 2 ? 3 : KernelConfig<T>::kMinBlocks;
+    constexpr GridderVariant v = kGridderVariants[VARIANT];
+    constexpr int ppt = VARIANT == 0 ? KernelConfig<T>::kPixelsPerThread : v.ppt;
+    constexpr int minb = VARIANT == 0 ? KernelConfig<T>::kMinBlocks : v.min_blocks;
     const int np = ns * ns;
     const dim3 blocks(nb, (np + kGridThreads * ppt - 1) / (kGridThreads * ppt));
-    if constexpr (VARIANT >= 2)
-      gridder_3m_kernel<T, NPOL, ppt, REC, minb>
+    if constexpr (v.g3)
+      gridder_3m_kernel<T, NPOL, ppt, REC, minb, v.step3, v.unroll>
           <<<blocks, kGridThreads, gridder_3m_smem_bytes<T, NPOL, ppt>(), st>>>(
               dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width,
               dk_step_, d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
@@ -448,6 +451,10 @@ class CudaBackend final : public IdgBackend<T> {
           return gridder<NPOL, REC, 2>(nb, st, dm, nchan, ns, width, dsub);
         case 3:
           return gridder<NPOL, REC, 3>(nb, st, dm, nchan, ns, width, dsub);
+        case 4:
+          return gridder<NPOL, REC, 4>(nb, st, dm, nchan, ns, width, dsub);
+        case 5:
+          return gridder<NPOL, REC, 5>(nb, st, dm, nchan, ns, width, dsub);
         default:
           break;
       }
@@ -471,12 +478,14 @@ class CudaBackend final : public IdgBackend<T> {
       gridder_variant<1, false>(nb, st, dm, nchan, ns, width, dsub);
   }
 
-  // G3: the 3M degridder (CudaIdgOptions::degridder_variant 1).
-  template <int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks, bool G3 = false>
+  // G3: the 3M degridder (CudaIdgOptions::degridder_variant 1); STEP3: with the 3M phasor
+  // step (variant 2).
+  template <int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks, bool G3 = false,
+            bool STEP3 = false>
   void degridder(int nb, cudaStream_t st, const DevSubgrid* dm, int nchan, int ns, T width,
                  const Complex<T>* dsub) {
     const std::size_t smem = degridder_smem_bytes<T, NPOL, G3>(ns * ns);
-    auto* kernel = degridder_kernel<T, NPOL, CPT, REC, MINB, G3>;
+    auto* kernel = degridder_kernel<T, NPOL, CPT, REC, MINB, G3, STEP3>;
     if (smem > 48 * 1024)
       FRINGE_CUDA_CHECK(
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
@@ -489,7 +498,14 @@ class CudaBackend final : public IdgBackend<T> {
                         int nchan, int ns, T width, const Complex<T>* dsub) {
     constexpr int cpt = KernelConfig<T>::kChannelsPerThread;
     if constexpr (sizeof(T) == 4) {
-      if (opt_.degridder_variant == 1 && blocked) {
+      if (opt_.degridder_variant == 2 && blocked && rec_) {
+        if (npol == 4)
+          degridder<4, cpt, true, 3, true, true>(nb, st, dm, nchan, ns, width, dsub);
+        else
+          degridder<1, cpt, true, 3, true, true>(nb, st, dm, nchan, ns, width, dsub);
+        return;
+      }
+      if (opt_.degridder_variant >= 1 && blocked) {  // 2 without the recurrence: 1
         if (npol == 4 && rec_)
           degridder<4, cpt, true, 3, true>(nb, st, dm, nchan, ns, width, dsub);
         else if (npol == 4)

@@ -29,6 +29,25 @@
 
 namespace fringe::imager::cuda_kernels {
 
+// The single-precision gridder variants (CudaIdgOptions::gridder_variant, idg_cuda.h;
+// docs/imager.md, "CUDA kernels"). Double precision always runs gridder_kernel with
+// KernelConfig<double>'s blocking.
+struct GridderVariant {
+  bool g3;         // the 3M form (gridder_3m_kernel), else gridder_kernel
+  int ppt;         // pixels per thread
+  int min_blocks;  // blocks per SM (__launch_bounds__: registers <= 65536 / (128 min_blocks))
+  bool step3;      // 3M only: the phasor step in the 3M form (gauss_step)
+  int unroll;      // 3M only: channels per inner-loop iteration (gridder_kernel: 2)
+};
+inline constexpr GridderVariant kGridderVariants[] = {
+    {false, 8, 4, false, 2},  // 0: 4M
+    {false, 8, 3, false, 2},  // 1: 4M at 3 blocks per SM
+    {true, 8, 3, false, 2},   // 2: 3M
+    {true, 4, 4, false, 2},   // 3: 3M, 4 pixels per thread
+    {true, 4, 4, true, 2},    // 4: 3 with the 3M phasor step
+    {true, 4, 4, true, 4},    // 5: 4 unrolled over 4 channels
+};
+
 // Dynamic shared memory of gridder_3m_kernel: as gridder_smem_bytes with GaussVis values.
 template <typename T, int NPOL, int PPT>
 constexpr std::size_t gridder_3m_smem_bytes() {
@@ -36,7 +55,11 @@ constexpr std::size_t gridder_3m_smem_bytes() {
          std::size_t(kGridThreads) * PPT * sizeof(Vec4<T>) + kVisCap * sizeof(T);
 }
 
-template <typename T, int NPOL, int PPT, bool REC, int MINB>
+// STEP3: the channel recurrence's phasor step in the 3M form too (gauss_step,
+// idg_cuda_kernels.cuh: it reuses the FADD x = c + s, so 16 FP32 instructions per
+// visibility-pixel instead of 17); UNROLL: channels per iteration of the inner loop (the loop
+// counter, branch and address arithmetic amortised over UNROLL x PPT visibility-pixels).
+template <typename T, int NPOL, int PPT, bool REC, int MINB, bool STEP3 = false, int UNROLL = 2>
 __global__ void __launch_bounds__(kGridThreads, MINB)
     gridder_3m_kernel(const DevSubgrid* __restrict__ subgrids, const double* __restrict__ uvw,
                       const Complex<T>* __restrict__ vis, const float* __restrict__ weight,
@@ -59,6 +82,10 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
   const int pix0 = blockIdx.y * (kGridThreads * PPT);
   const int rows_per_chunk = min(kRowCap, max(1, kVisCap / (nc * NPOL)));
   const double f_ref = freq[subgrid_ref_channel(s.chan_begin, s.num_channels)];
+  // STEP3 with the recurrence: the row term of channel 0, A_r + dk_0 B_r, is staged instead of
+  // A_r (formed in double), and pi/4 starts the dot product's FMA chain, so channel 0's phase
+  // takes 3 FFMAs per pixel and row instead of 3 FMA + FADD + FFMA.
+  constexpr bool kFold = REC && STEP3;
 
 #pragma unroll
   for (int k = 0; k < PPT; ++k) {
@@ -84,6 +111,10 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
       const double u[3] = {uvw[3 * row], uvw[3 * row + 1], uvw[3 * row + 2]};
       double a[3];
       row_phase_terms(u, f_ref, s.us, s.vs, s.w0, a);
+      if constexpr (kFold) {
+        const double dk0 = channel_dk(freq[s.chan_begin], f_ref);
+        for (int j = 0; j < 3; ++j) a[j] += dk0 * u[j];
+      }
       shrow[2 * i] = {T(-a[0]), T(-a[1]), T(-a[2]), T(0)};
       shrow[2 * i + 1] = {T(-u[0]), T(-u[1]), T(-u[2]), T(0)};
     }
@@ -107,11 +138,34 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
 #pragma unroll
       for (int k = 0; k < PPT; ++k) {
         const Vec4<T> x = shlmn[k * kGridThreads + tid];
-        pa[k] = a.x * x.x + a.y * x.y + a.z * x.z + kQuarterPi;
+        if constexpr (kFold)
+          pa[k] = dot3_add(a.x, a.y, a.z, x, kQuarterPi);
+        else
+          pa[k] = a.x * x.x + a.y * x.y + a.z * x.z + kQuarterPi;
         pb[k] = b.x * x.x + b.y * x.y + b.z * x.z;
       }
       const GV* vr = shv + r * nc;
-      if constexpr (REC) {
+      if constexpr (REC && STEP3) {
+        Complex<T> ph[PPT];
+        Step3<T> w[PPT];
+#pragma unroll
+        for (int k = 0; k < PPT; ++k) {
+          phase_sincos(pa[k], &ph[k].im, &ph[k].re);  // pa: channel 0's phase (kFold)
+          T sn, cs;
+          phase_sincos(dk_step * pb[k], &sn, &cs);
+          w[k] = make_step3(cs, sn);
+        }
+#pragma unroll UNROLL
+        for (int c = 0; c < nc; ++c) {
+          const GV v = vr[c];
+#pragma unroll
+          for (int k = 0; k < PPT; ++k) {
+            const T x = ph[k].re + ph[k].im;
+            gauss_mac<T, NPOL>(s1[k], s2[k], s3[k], v, x, ph[k].re, ph[k].im);
+            gauss_step(ph[k], x, w[k]);
+          }
+        }
+      } else if constexpr (REC) {
         Complex<T> ph[PPT], st[PPT];
         const T dk0 = shdk[0];
 #pragma unroll
@@ -119,7 +173,7 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
           phase_sincos(pa[k] + dk0 * pb[k], &ph[k].im, &ph[k].re);
           phase_sincos(dk_step * pb[k], &st[k].im, &st[k].re);
         }
-#pragma unroll 2
+#pragma unroll UNROLL
         for (int c = 0; c < nc; ++c) {
           const GV v = vr[c];
 #pragma unroll
@@ -129,7 +183,7 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
           }
         }
       } else {
-#pragma unroll 2
+#pragma unroll UNROLL
         for (int c = 0; c < nc; ++c) {
           const T dk = shdk[c];
           const GV v = vr[c];

@@ -111,6 +111,41 @@ __device__ __forceinline__ void gauss_mac(T (&s1)[NPOL], T (&s2)[NPOL], T (&s3)[
   }
 }
 
+// The phasor step z *= w of the 3M kernels' channel recurrence in the 3M form, with
+// z = (zc, zs) and w = (c, s): with x = zc + zs,
+//   z' = (c x - (c + s) zs, c x + (s - c) zc)
+// (the 3M method again; Higham, ch. 23), and x = zc + zs is the sqrt2 cos(theta) that
+// gauss_mac needs anyway (z: the phasor of theta + pi/4), so the step costs one FMUL and two
+// FFMAs instead of the 4M form's four instructions. Step3 holds w's three terms, formed once
+// per row and pixel.
+template <typename T>
+struct Step3 {
+  T c, neg_sum, diff;  // c, -(c + s), s - c
+};
+template <typename T>
+__device__ __forceinline__ Step3<T> make_step3(T c, T s) {
+  return {c, -(c + s), s - c};
+}
+template <typename T>
+__device__ __forceinline__ void gauss_step(Complex<T>& z, T x, const Step3<T>& w) {
+  const T t = w.c * x;
+#ifdef __CUDA_ARCH__
+  z = {fma(z.im, w.neg_sum, t), fma(z.re, w.diff, t)};
+#else
+  z = {t + z.im * w.neg_sum, t + z.re * w.diff};
+#endif
+}
+
+// (a0, a1, a2) . x + c as a chain of FMAs starting from c.
+template <typename T>
+__device__ __forceinline__ T dot3_add(T a0, T a1, T a2, const Vec4<T>& x, T c) {
+#ifdef __CUDA_ARCH__
+  return fma(a0, x.x, fma(a1, x.y, fma(a2, x.z, c)));
+#else
+  return a0 * x.x + a1 * x.y + a2 * x.z + c;
+#endif
+}
+
 // The degridder's accumulators of CPT channels x NPOL polarisations: complex sums (4M form,
 // G3 = false) or the three real sums of the 3M form (G3 = true; its phasor is that of
 // theta + kPhaseOffset, pi/4).
@@ -157,10 +192,11 @@ struct DegridAcc<T, CPT, NPOL, true> {
 #pragma unroll
       for (int q = 0; q < NPOL; ++q) s1[i][q] = s2[i][q] = s3[i][q] = T(0);
   }
-  // (c, s): the phasor of theta + pi/4.
-  __device__ __forceinline__ void mac(int i, const Values& y, T c, T s) {
-    gauss_mac<T, NPOL>(s1[i], s2[i], s3[i], y, c + s, c, s);
+  // (c, s): the phasor of theta + pi/4; x = c + s.
+  __device__ __forceinline__ void mac(int i, const Values& y, T x, T c, T s) {
+    gauss_mac<T, NPOL>(s1[i], s2[i], s3[i], y, x, c, s);
   }
+  __device__ __forceinline__ void mac(int i, const Values& y, T c, T s) { mac(i, y, c + s, c, s); }
   template <int FROM>
   __device__ __forceinline__ void warp_sum() {
 #pragma unroll
@@ -392,9 +428,10 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
 // tasks. Per pixel a thread reads the pixel (broadcast: every thread reads the same one) and
 // forms pa = A_r . lmn, pb = B_r . lmn once for its CPT channels; per visibility and pixel the
 // inner loop is one FMA, one sincos and 4 x NPOL FMAs. G3: the 3M form of the complex
-// multiply-adds (DegridAcc; idg_cuda_gridder_3m.cuh), pixel values staged with (a + b) / sqrt2.
+// multiply-adds (DegridAcc; idg_cuda_gridder_3m.cuh), pixel values staged with (a + b) / sqrt2;
+// STEP3 (G3 only): the channel recurrence's phasor step in the 3M form too (gauss_step).
 template <typename T, int NPOL, int CPT, bool REC, int MINB = KernelConfig<T>::kMinBlocks,
-          bool G3 = false>
+          bool G3 = false, bool STEP3 = false>
 __global__ void __launch_bounds__(kDegridThreads, MINB)
     degridder_kernel(const DevSubgrid* __restrict__ subgrids, const double* __restrict__ uvw,
                      const double* __restrict__ freq, int nchan_total, int ns, T width_lm,
@@ -403,6 +440,10 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
                      int aterm_stations, Complex<T>* __restrict__ vis) {
   using Acc = DegridAcc<T, CPT, NPOL, G3>;
   using PV = typename Acc::Values;
+  static_assert(G3 || !STEP3, "the 3M phasor step needs the 3M accumulators");
+  // STEP3 with the recurrence: a task's row term is that of its first channel,
+  // A_r + dk_c0 B_r (formed in double), and pi/4 starts the dot product's FMA chain.
+  constexpr bool kFold = REC && STEP3;
   constexpr int kChunk = KernelConfig<T>::kPixChunk;
   FRINGE_IMAGER_DYNAMIC_SHARED(smem);
   const DevSubgrid s = subgrids[blockIdx.x];
@@ -459,6 +500,10 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
     const double u[3] = {uvw[3 * k.row], uvw[3 * k.row + 1], uvw[3 * k.row + 2]};
     double ad[3];
     row_phase_terms(u, f_ref, s.us, s.vs, s.w0, ad);
+    if constexpr (kFold) {  // the row term of the task's first channel, A_r + dk_c0 B_r
+      const double dk_c0 = channel_dk(freq[s.chan_begin + k.c0], f_ref);
+      for (int i = 0; i < 3; ++i) ad[i] += dk_c0 * u[i];
+    }
     for (int i = 0; i < 3; ++i) {
       k.a[i] = T(ad[i]);
       k.b[i] = T(u[i]);
@@ -475,11 +520,28 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
 #pragma unroll 2
     for (int j = j0; j < npc; j += stride) {
       const Vec4<T> x = shlmn[j];
-      T pa = k.a[0] * x.x + k.a[1] * x.y + k.a[2] * x.z;
-      if constexpr (G3) pa += Acc::kPhaseOffset;  // (x + 0 is not free: -0 + 0 = +0)
+      T pa;
+      if constexpr (kFold) {
+        pa = dot3_add(k.a[0], k.a[1], k.a[2], x, Acc::kPhaseOffset);  // channel c0's phase + pi/4
+      } else {
+        pa = k.a[0] * x.x + k.a[1] * x.y + k.a[2] * x.z;
+        if constexpr (G3) pa += Acc::kPhaseOffset;  // (x + 0 is not free: -0 + 0 = +0)
+      }
       const T pb = k.b[0] * x.x + k.b[1] * x.y + k.b[2] * x.z;
       const PV y = shs[j];
-      if constexpr (REC) {
+      if constexpr (kFold) {
+        // As below, with the 3M phasor step (gauss_step); pa holds channel c0's phase.
+        Complex<T> ph, st;
+        phase_sincos(pa, &ph.im, &ph.re);  // exp(-i phi)
+        phase_sincos(dk_step * pb, &st.im, &st.re);
+        const Step3<T> w = make_step3(st.re, st.im);
+#pragma unroll
+        for (int i = 0; i < CPT; ++i) {
+          const T x = ph.re + ph.im;
+          acc.mac(i, y, x, ph.re, ph.im);
+          if (i + 1 < CPT) gauss_step(ph, x, w);
+        }
+      } else if constexpr (REC) {
         // Evenly spaced channels: the phasor of channel i + 1 is that of channel i times
         // exp(i dk_step pb) (as in the gridder): two sincos per pixel for CPT channels.
         Complex<T> ph, st;

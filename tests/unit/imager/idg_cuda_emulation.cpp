@@ -18,6 +18,8 @@
 #include <memory>
 #include <numbers>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using std::max;
@@ -88,6 +90,8 @@ double atomicAdd(double* a, double v) { return std::atomic_ref<double>(*a).fetch
   unsigned char* name = reinterpret_cast<unsigned char*>(emu::block->shared.data())
 #include "fringe/imager/fft_cpu.h"
 #include "fringe/imager/idg.h"
+#include "fringe/imager/idg_cuda.h"
+#include "fringe/imager/idg_cuda_gridder_3m.cuh"
 #include "fringe/imager/idg_cuda_kernels.cuh"
 #include "fringe/imager/plan.h"
 #include "imager_test_data.h"
@@ -108,29 +112,49 @@ class EmulatedBackend final : public IdgBackend<T> {
   // The phasor recurrence over evenly spaced channels (CudaBackend's choice in single
   // precision); false: a sincos per channel.
   bool recurrence = true;
+  // The recurrence in double precision too (CudaBackend: single only), to check the
+  // recurrence kernels' algebra at double-precision tolerances.
+  bool double_recurrence = false;
+  // CudaIdgOptions::gridder_variant and degridder_variant (idg_cuda.h); unlike CudaBackend,
+  // double precision runs them too.
+  int gridder_variant = 0, degridder_variant = 0;
   void grid(const GridGeometry& g, const Taper& taper, std::span<const Subgrid> subgrids,
             const VisBuffer<T>& vis, Complex<T>* grid) override {
     prepare(g, taper, subgrids, vis);
     const int npol = vis.num_pols, nb = int(subgrids.size());
     std::vector<Complex<T>> sub(std::size_t(nb) * npol * np_);
-    constexpr int ppt = KernelConfig<T>::kPixelsPerThread;
-    const dim3 blocks(nb, unsigned((np_ + kGridThreads * ppt - 1) / (kGridThreads * ppt)));
-    auto body = [&]<int NPOL, bool REC>() {
-      emu::launch(blocks, kGridThreads, gridder_smem_bytes<T>(), [&] {
-        gridder_kernel<T, NPOL, ppt, REC>(meta_.data(), &vis.uvw_m[0][0], vis.vis.data(),
-                                          vis.weight.data(), vis.freq_hz.data(), vis.num_channels,
-                                          g.subgrid_size, T(g.image_width_lm()), dk_step_,
-                                          ts_.data(), aterm_values(), aterm_stations(), sub.data());
-      });
+    // CudaBackend::gridder's choice of kernel for variant V (idg_cuda.cu).
+    auto body = [&]<int NPOL, bool REC, int V>() {
+      constexpr GridderVariant gv = kGridderVariants[V];
+      constexpr int ppt = V == 0 ? KernelConfig<T>::kPixelsPerThread : gv.ppt;
+      const dim3 blocks(nb, unsigned((np_ + kGridThreads * ppt - 1) / (kGridThreads * ppt)));
+      const auto args = std::make_tuple(meta_.data(), &vis.uvw_m[0][0], vis.vis.data(),
+                                        vis.weight.data(), vis.freq_hz.data(), vis.num_channels,
+                                        g.subgrid_size, T(g.image_width_lm()), dk_step_, ts_.data(),
+                                        aterm_values(), aterm_stations(), sub.data());
+      if constexpr (gv.g3)
+        emu::launch(blocks, kGridThreads, gridder_3m_smem_bytes<T, NPOL, ppt>(), [&] {
+          std::apply(gridder_3m_kernel<T, NPOL, ppt, REC, gv.min_blocks, gv.step3, gv.unroll>,
+                     args);
+        });
+      else
+        emu::launch(blocks, kGridThreads, gridder_smem_bytes<T, ppt>(),
+                    [&] { std::apply(gridder_kernel<T, NPOL, ppt, REC>, args); });
+    };
+    auto by_variant = [&]<int NPOL, bool REC>() {
+      [&]<int... V>(std::integer_sequence<int, V...>) {
+        ((gridder_variant == V ? body.template operator()<NPOL, REC, V>() : void()), ...);
+      }
+      (std::make_integer_sequence<int, kNumGridderVariants>{});
     };
     if (npol == 4 && rec_)
-      body.template operator()<4, true>();
+      by_variant.template operator()<4, true>();
     else if (npol == 4)
-      body.template operator()<4, false>();
+      by_variant.template operator()<4, false>();
     else if (rec_)
-      body.template operator()<1, true>();
+      by_variant.template operator()<1, true>();
     else
-      body.template operator()<1, false>();
+      by_variant.template operator()<1, false>();
     const Fft2d<T> fft(g.subgrid_size, +1);
     for (std::size_t i = 0; i < sub.size(); i += np_) fft.execute(&sub[i]);
     emu::launch(nb, kThreads, 0, [&] {
@@ -147,13 +171,24 @@ class EmulatedBackend final : public IdgBackend<T> {
     });
     const Fft2d<T> fft(g.subgrid_size, -1);
     for (std::size_t i = 0; i < sub.size(); i += np_) fft.execute(&sub[i]);
+    // CudaBackend::launch_degridder's choice (idg_cuda.cu): variants 1 and 2 (G3, STEP3)
+    // with blocked channels only, 2 with the recurrence only (else 1).
     auto body = [&]<int NPOL, int CPT, bool REC>() {
-      emu::launch(nb, kDegridThreads, degridder_smem_bytes<T, NPOL>(int(np_)), [&] {
-        degridder_kernel<T, NPOL, CPT, REC>(meta_.data(), &vis.uvw_m[0][0], vis.freq_hz.data(),
-                                            vis.num_channels, g.subgrid_size, T(g.image_width_lm()),
-                                            dk_step_, ts_.data(), sub.data(), aterm_values(),
-                                            aterm_stations(), vis.vis.data());
-      });
+      const int v = CPT == 1 ? 0 : (degridder_variant == 2 && !REC ? 1 : degridder_variant);
+      auto run = [&]<bool G3, bool STEP3>() {
+        emu::launch(nb, kDegridThreads, degridder_smem_bytes<T, NPOL, G3>(int(np_)), [&] {
+          degridder_kernel<T, NPOL, CPT, REC, 1, G3, STEP3>(
+              meta_.data(), &vis.uvw_m[0][0], vis.freq_hz.data(), vis.num_channels, g.subgrid_size,
+              T(g.image_width_lm()), dk_step_, ts_.data(), sub.data(), aterm_values(),
+              aterm_stations(), vis.vis.data());
+        });
+      };
+      if (v == 2)
+        run.template operator()<true, REC>();
+      else if (v == 1)
+        run.template operator()<true, false>();
+      else
+        run.template operator()<false, false>();
     };
     constexpr int cpt = KernelConfig<T>::kChannelsPerThread;
     if (npol == 4 && blocked && rec_)
@@ -179,7 +214,7 @@ class EmulatedBackend final : public IdgBackend<T> {
                const VisBuffer<T>& vis) {
     const int ns = g.subgrid_size;
     const double step_hz = even_channel_spacing(vis.freq_hz.data(), vis.freq_hz.size());
-    rec_ = recurrence && sizeof(T) == 4 && step_hz != 0.0;
+    rec_ = recurrence && (sizeof(T) == 4 || double_recurrence) && step_hz != 0.0;
     dk_step_ = T(rec_ ? channel_dk(step_hz, 0.0) : 0.0);
     np_ = std::size_t(ns) * ns;
     meta_.clear();
@@ -204,7 +239,8 @@ class EmulatedBackend final : public IdgBackend<T> {
 };
 
 template <typename T>
-void compare(int npol, double tol, bool blocked, bool recurrence = true) {
+void compare(int npol, double tol, bool blocked, bool recurrence = true, int gridder_variant = 0,
+             int degridder_variant = 0, bool double_recurrence = false) {
   // Few stations and times: each emulated block runs 256 host threads.
   auto v = test::make_tracks<T>(5, 12, 6, 1500.0, 100e6, 1e6, npol, 0.8, 5);
   auto vd = test::make_tracks<double>(5, 12, 6, 1500.0, 100e6, 1e6, npol, 0.8, 5);
@@ -225,6 +261,9 @@ void compare(int npol, double tol, bool blocked, bool recurrence = true) {
   EmulatedBackend<T> emu_backend;
   emu_backend.blocked = blocked;
   emu_backend.recurrence = recurrence;
+  emu_backend.double_recurrence = double_recurrence;
+  emu_backend.gridder_variant = gridder_variant;
+  emu_backend.degridder_variant = degridder_variant;
   const auto ref = idg_image(g, taper, plan, vd, *cpu);
   const auto out = idg_image(g, taper, plan, v, emu_backend);
   double d = 0, s = 0;
@@ -244,11 +283,11 @@ void compare(int npol, double tol, bool blocked, bool recurrence = true) {
   }
   EXPECT_LT(dv, tol * sv) << "degridding";
   std::printf(
-      "emulated kernels, npol %d, %s, %s degridder%s: grid %.3g of %.3g, degrid %.3g of %.3g "
-      "(%zu subgrids)\n",
+      "emulated kernels, npol %d, %s, %s degridder%s, variants %d/%d: grid %.3g of %.3g, "
+      "degrid %.3g of %.3g (%zu subgrids)\n",
       npol, sizeof(T) == 4 ? "single" : "double", blocked ? "blocked" : "one-channel",
-      sizeof(T) == 4 && recurrence ? ", channel recurrence" : "", d, s, dv, sv,
-      plan.subgrids.size());
+      (sizeof(T) == 4 || double_recurrence) && recurrence ? ", channel recurrence" : "",
+      gridder_variant, degridder_variant, d, s, dv, sv, plan.subgrids.size());
 }
 
 // 6 channels: the blocked degridder's last channel group is partial (4 per thread in double,
@@ -267,6 +306,20 @@ TEST(ImagerCudaEmulation, SingleKernelsMatchCpu) {
   compare<float>(1, 1e-4, true);
   compare<float>(4, 1e-4, true, false);
   compare<float>(1, 1e-4, false);
+}
+
+// The kernel variants (CudaIdgOptions::gridder_variant, degridder_variant): double with the
+// channel recurrence (the 3M forms' algebra, 1e-10) and single with and without it; 6 channels:
+// the unrolled gridder loops' remainders run too.
+TEST(ImagerCudaEmulation, KernelVariantsMatchCpu) {
+  for (int k = 1; k < std::max(kNumGridderVariants, kNumDegridderVariants); ++k) {
+    const int g = k % kNumGridderVariants, d = k % kNumDegridderVariants;
+    compare<double>(4, 1e-10, true, true, g, d, true);
+    compare<float>(4, 1e-4, true, true, g, d);
+  }
+  compare<double>(1, 1e-10, true, true, 5, 2, true);
+  compare<double>(4, 1e-10, true, false, 5, 2);
+  compare<float>(1, 1e-4, true, false, 4, 2);
 }
 
 // With direction-dependent A-terms (2 intervals), 4 and 1 polarisations.

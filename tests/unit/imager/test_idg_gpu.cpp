@@ -122,7 +122,8 @@ TEST(ImagerGpu, SingleMatchesCpu) {
 
 // Every gridder and degridder variant (idg_cuda.h), 4 and 1 polarisations, with the channel
 // recurrence (evenly spaced channels) and without (uneven channels), single precision; double
-// ignores the variants (runs 0); 5 channels: the degridder variant falls back to 0.
+// ignores the variants (runs 0); 5 channels: the degridder variant falls back to 0; 6 channels:
+// the remainder of variant 5's loop unrolled over 4 channels.
 TEST(ImagerGpu, KernelVariantsMatchCpu) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   for (int k = 0; k < std::max(kNumGridderVariants, kNumDegridderVariants); ++k) {
@@ -133,6 +134,7 @@ TEST(ImagerGpu, KernelVariantsMatchCpu) {
     compare_with_cpu<float>(1, false, 1e-4, 8, 2, g, true, d);
   }
   compare_with_cpu<float>(4, false, 1e-4, 5, 2, 2, false, 1);
+  compare_with_cpu<float>(4, false, 1e-4, 6, 2, 5, false, 2);
   compare_with_cpu<double>(4, false, 1e-10, 8, 2, 2, false, 1);
   CudaIdgOptions o;
   o.gridder_variant = kNumGridderVariants;
