@@ -83,8 +83,9 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
   const int rows_per_chunk = min(kRowCap, max(1, kVisCap / (nc * NPOL)));
   const double f_ref = freq[subgrid_ref_channel(s.chan_begin, s.num_channels)];
   // STEP3 with the recurrence: the row term of channel 0, A_r + dk_0 B_r, is staged instead of
-  // A_r (formed in double), and pi/4 starts the dot product's FMA chain, so channel 0's phase
-  // takes 3 FFMAs per pixel and row instead of 3 FMA + FADD + FFMA.
+  // A_r and dk_step B_r instead of B_r (formed in double), and pi/4 starts the dot product's
+  // FMA chain, so channel 0's phase takes 3 FFMAs per pixel and row instead of 3 FMA + FADD +
+  // FFMA, and the step's phase no FMUL.
   constexpr bool kFold = REC && STEP3;
 
 #pragma unroll
@@ -111,12 +112,16 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
       const double u[3] = {uvw[3 * row], uvw[3 * row + 1], uvw[3 * row + 2]};
       double a[3];
       row_phase_terms(u, f_ref, s.us, s.vs, s.w0, a);
+      double b[3] = {u[0], u[1], u[2]};
       if constexpr (kFold) {
         const double dk0 = channel_dk(freq[s.chan_begin], f_ref);
-        for (int j = 0; j < 3; ++j) a[j] += dk0 * u[j];
+        for (int j = 0; j < 3; ++j) {
+          a[j] += dk0 * u[j];
+          b[j] *= double(dk_step);
+        }
       }
       shrow[2 * i] = {T(-a[0]), T(-a[1]), T(-a[2]), T(0)};
-      shrow[2 * i + 1] = {T(-u[0]), T(-u[1]), T(-u[2]), T(0)};
+      shrow[2 * i + 1] = {T(-b[0]), T(-b[1]), T(-b[2]), T(0)};
     }
     for (int i = tid; i < nr * nc; i += kGridThreads) {
       const int r = i / nc, c = i % nc;
@@ -152,7 +157,7 @@ __global__ void __launch_bounds__(kGridThreads, MINB)
         for (int k = 0; k < PPT; ++k) {
           phase_sincos(pa[k], &ph[k].im, &ph[k].re);  // pa: channel 0's phase (kFold)
           T sn, cs;
-          phase_sincos(dk_step * pb[k], &sn, &cs);
+          phase_sincos(pb[k], &sn, &cs);  // pb: dk_step B . lmn (kFold)
           w[k] = make_step3(cs, sn);
         }
 #pragma unroll UNROLL

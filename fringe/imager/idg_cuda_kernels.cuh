@@ -441,8 +441,8 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
   using Acc = DegridAcc<T, CPT, NPOL, G3>;
   using PV = typename Acc::Values;
   static_assert(G3 || !STEP3, "the 3M phasor step needs the 3M accumulators");
-  // STEP3 with the recurrence: a task's row term is that of its first channel,
-  // A_r + dk_c0 B_r (formed in double), and pi/4 starts the dot product's FMA chain.
+  // STEP3 with the recurrence: a task's row terms are A_r + dk_c0 B_r (its first channel's)
+  // and dk_step B_r (formed in double), and pi/4 starts the dot product's FMA chain.
   constexpr bool kFold = REC && STEP3;
   constexpr int kChunk = KernelConfig<T>::kPixChunk;
   FRINGE_IMAGER_DYNAMIC_SHARED(smem);
@@ -500,13 +500,17 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
     const double u[3] = {uvw[3 * k.row], uvw[3 * k.row + 1], uvw[3 * k.row + 2]};
     double ad[3];
     row_phase_terms(u, f_ref, s.us, s.vs, s.w0, ad);
-    if constexpr (kFold) {  // the row term of the task's first channel, A_r + dk_c0 B_r
+    double bd[3] = {u[0], u[1], u[2]};
+    if constexpr (kFold) {  // A_r + dk_c0 B_r (the task's first channel) and dk_step B_r
       const double dk_c0 = channel_dk(freq[s.chan_begin + k.c0], f_ref);
-      for (int i = 0; i < 3; ++i) ad[i] += dk_c0 * u[i];
+      for (int i = 0; i < 3; ++i) {
+        ad[i] += dk_c0 * u[i];
+        bd[i] *= double(dk_step);
+      }
     }
     for (int i = 0; i < 3; ++i) {
       k.a[i] = T(ad[i]);
-      k.b[i] = T(u[i]);
+      k.b[i] = T(bd[i]);
     }
 #pragma unroll
     for (int j = 0; j < CPT; ++j) {
@@ -530,10 +534,11 @@ __global__ void __launch_bounds__(kDegridThreads, MINB)
       const T pb = k.b[0] * x.x + k.b[1] * x.y + k.b[2] * x.z;
       const PV y = shs[j];
       if constexpr (kFold) {
-        // As below, with the 3M phasor step (gauss_step); pa holds channel c0's phase.
+        // As below, with the 3M phasor step (gauss_step); pa holds channel c0's phase, pb the
+        // step's.
         Complex<T> ph, st;
         phase_sincos(pa, &ph.im, &ph.re);  // exp(-i phi)
-        phase_sincos(dk_step * pb, &st.im, &st.re);
+        phase_sincos(pb, &st.im, &st.re);
         const Step3<T> w = make_step3(st.re, st.im);
 #pragma unroll
         for (int i = 0; i < CPT; ++i) {
