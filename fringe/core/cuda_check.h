@@ -22,6 +22,10 @@ namespace fringe {
 
 inline void cuda_check(cudaError_t code, std::string_view what, const char* file, int line) {
   if (code != cudaSuccess) {
+    // The runtime also keeps the error as this thread's "last error" (non-sticky errors such
+    // as an invalid device ordinal): clear it, or the next launch check would report it
+    // against an innocent kernel after the caller handled this exception.
+    (void)cudaGetLastError();
     throw_cuda_error(static_cast<int>(code), cudaGetErrorName(code), cudaGetErrorString(code), what,
                      file, line);
   }
