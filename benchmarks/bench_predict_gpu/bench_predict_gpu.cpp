@@ -15,14 +15,7 @@
 // fraction_of_peak of the device's FP32 or FP64 FMA peak (SMs x clock x lanes x 2; lanes per SM
 // from the compute capability, sm_90: 128 FP32, 64 FP64). Without a GPU it prints one line
 // saying it skipped and exits 0.
-//
-// --channels C (C >= 2) adds, per mode, one line ".../channelsC" timing C channels of each dump
-// (100 MHz + k x 1 MHz, the same fluxes and Jones, own outputs): C separate run() calls
-// (seconds_separate) against one run_channels() (seconds_batched; PredictCuda batches 32
-// channels a launch), medians over --repeats of the 4 dumps, speedup = separate / batched, and
-// both evaluators' sources per chunk (a batch shares the scratch budget, docs/gpu_predict.md).
 // Usage: bench_predict_gpu [--repeats R] [--filter substring] [--sides 100,316] [--device D]
-//                          [--channels C]
 #include <cuda_runtime_api.h>
 #include <omp.h>
 
@@ -66,7 +59,6 @@ struct Options {
   std::string filter;
   std::vector<int> sides{100, 316};
   int device = 0;
-  int channels = 0;  // 0: no channel-batch lines
 };
 
 // OSKAR 2.13 correlate throughput (source-baselines/s) on an NVIDIA H200 SXM 141 GB, from
@@ -315,60 +307,6 @@ Result time_mode(Inputs<T>& d, bool full, bool smearing, int repeats, int device
   return res;
 }
 
-// C channels of every dump: C run() calls vs one run_channels(), median seconds over repeats.
-struct ChannelResult {
-  double separate = 0, batched = 0;
-  std::size_t chunk_separate = 0, chunk_batched = 0;
-};
-
-template <typename T>
-ChannelResult time_channels(Inputs<T>& d, bool full, bool smearing, int channels, int repeats,
-                            int device) {
-  const auto gpu = MemoryLocation::gpu(device);
-  const std::size_t nb = num_baselines(kStations) * (full ? 4 : 1);
-  std::vector<Array<Complex<T>>> outs;
-  std::vector<DevicePredictInput<T>> in[kTimes];
-  std::vector<DevicePredictOutput<T>> out[kTimes];
-  for (int t = 0; t < kTimes; ++t) {
-    for (int c = 0; c < channels; ++c) {
-      DevicePredictInput<T> ci = device_input(d, full, smearing, t);
-      ci.frequency_hz = kFrequency + 1e6 * c;
-      in[t].push_back(ci);
-      outs.emplace_back(nb, gpu);
-      outs.back().zero();
-      DevicePredictOutput<T> o;
-      o.cross = outs.back().data();
-      out[t].push_back(o);
-    }
-  }
-  cudaStream_t stream = nullptr;
-  FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  Events ev;
-  ChannelResult res;
-  for (const bool batched : {false, true}) {
-    PredictCuda<T> eval(device);
-    std::vector<double> times;
-    for (int r = 0; r <= repeats; ++r) {  // r = 0: warm-up
-      ev.start(stream);
-      for (int t = 0; t < kTimes; ++t) {
-        if (batched) {
-          eval.run_channels(in[t], out[t], stream);
-        } else {
-          for (int c = 0; c < channels; ++c) eval.run(in[t][c], out[t][c], stream);
-        }
-      }
-      const double s = ev.stop(stream);
-      if (r > 0) times.push_back(s);
-    }
-    eval.synchronize();
-    (batched ? res.batched : res.separate) = median(times);
-    (batched ? res.chunk_batched : res.chunk_separate) =
-        eval.chunk_sources(in[0][0], batched ? static_cast<std::size_t>(channels) : 1);
-  }
-  cudaStreamDestroy(stream);
-  return res;
-}
-
 template <typename T>
 void run_size(const Options& opt, int side, bool full, const Stations& st, const DevicePeak& peak) {
   const bool dp = sizeof(T) == sizeof(double);
@@ -414,28 +352,6 @@ void run_size(const Options& opt, int side, bool full, const Stations& st, const
       j["oskar_device"] = "NVIDIA H200 SXM 141 GB (oskar-gpu-anchor.md)";
     }
     std::cout << j.dump() << std::endl;
-    if (opt.channels >= 2) {
-      const ChannelResult c =
-          time_channels<T>(d, full, smear, opt.channels, opt.repeats, opt.device);
-      const double cwork = work * opt.channels;
-      nlohmann::json k;
-      k["name"] = name + "/channels" + std::to_string(opt.channels);
-      k["device"] = peak.name;
-      k["stations"] = kStations;
-      k["sources"] = d.sources;
-      k["times"] = kTimes;
-      k["channels"] = opt.channels;
-      k["repeats"] = opt.repeats;
-      k["seconds_separate"] = c.separate;
-      k["seconds_batched"] = c.batched;
-      k["speedup"] = c.separate / c.batched;
-      k["throughput_separate"] = cwork / c.separate;
-      k["throughput_batched"] = cwork / c.batched;
-      k["unit"] = "source-baselines/s";
-      k["chunk_sources_separate"] = c.chunk_separate;
-      k["chunk_sources_batched"] = c.chunk_batched;
-      std::cout << k.dump() << std::endl;
-    }
   }
 }
 
@@ -468,16 +384,14 @@ int main(int argc, char** argv) {
       opt.sides = parse_sides(next());
     else if (a == "--device")
       opt.device = std::stoi(next());
-    else if (a == "--channels")
-      opt.channels = std::stoi(next());
     else {
       std::cerr << "usage: bench_predict_gpu [--repeats R] [--filter substring] [--sides 100,316] "
-                   "[--device D] [--channels C]\n";
+                   "[--device D]\n";
       return 2;
     }
   }
-  if (opt.repeats < 1 || opt.sides.empty() || opt.channels < 0 || opt.channels == 1) {
-    std::cerr << "error: need --repeats >= 1, at least one side and --channels 0 or >= 2\n";
+  if (opt.repeats < 1 || opt.sides.empty()) {
+    std::cerr << "error: need --repeats >= 1 and at least one side\n";
     return 2;
   }
   const auto gpus = cuda_devices();

@@ -8,23 +8,12 @@
 // Units and layouts exactly as predict.h (metres, Hz, s, rad, Jy; cross [baseline][pol] in the
 // order (0,1), (0,2), ..., autos [station][pol]; Jones [station][source]).
 //
-// Entry points:
+// Two entry points:
 //  - PredictCuda<T>::run: every array of the input and output is a DEVICE pointer on the
 //    evaluator's GPU (DevicePredictInput / DevicePredictOutput: PredictInput / PredictOutput
 //    whose arrays live on the GPU); the work is enqueued on the caller's stream and run()
 //    returns without waiting. The evaluator owns scratch buffers (station terms of one source
 //    chunk, about max_scratch_bytes) and is not thread safe: one per host thread.
-//  - PredictCuda<T>::run_channels: C channels of one time step in one launch per kernel (up to
-//    32 channels a launch; more are run in groups of 32). The channels share the sources'
-//    l, m, n and Gaussian coefficients, the stations' u, v, w, the time smearing and the uv
-//    filter (the same pointers and values: check_batch_channel), and differ in frequency,
-//    bandwidth, fluxes, station Jones and outputs. A group of g = min(C, 32) channels (fewer
-//    only if one tile of 32 sources per channel would not fit max_scratch_bytes) shares the
-//    scratch, so the source chunks are those of run() with max_scratch_bytes / g; each
-//    channel's result is bit for bit that of run() with the same chunks (so of this
-//    evaluator's run() whenever all sources fit one chunk in both). Times are not batched:
-//    the station u, v, w and Jones differ per time, and a time's channels already fill the GPU
-//    for all but small arrays (docs/gpu_predict.md).
 //  - predict_direct_cuda: host arrays in, host arrays out (tests, small runs).
 //
 // Result: deterministic (no atomics; every baseline is summed by one warp in a fixed order);
@@ -44,7 +33,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <span>
 
 #include "fringe/predict/predict.h"
 
@@ -65,8 +53,6 @@ class PredictCuda {
  public:
   // Default scratch budget: source chunks are sized so the per-(station, source) terms fit.
   static constexpr std::size_t kDefaultMaxScratchBytes = std::size_t(512) << 20;
-  // Channels per launch of run_channels (larger batches run in groups of this many).
-  static constexpr int kMaxChannels = 32;
 
   explicit PredictCuda(int device = 0);
   ~PredictCuda();
@@ -80,12 +66,6 @@ class PredictCuda {
   // output buffers are added into (+=). Work from an earlier run() on another stream is
   // waited for (on the device) before the scratch buffers are reused.
   void run(const DevicePredictInput<T>& in, const DevicePredictOutput<T>& out, CUstream_st* stream);
-  // Channels in[c] -> out[c] (in.size() == out.size()) of one time: as C run() calls, in one
-  // launch of each kernel per group of 32 channels; the scratch budget is shared by a group's
-  // channels. Throws fringe::Error (before any GPU work) if a channel is invalid or differs from
-  // channel 0 in a shared field.
-  void run_channels(std::span<const DevicePredictInput<T>> in,
-                    std::span<const DevicePredictOutput<T>> out, CUstream_st* stream);
 
   // Waits for the last run() (its stream) and reports errors raised while the kernels ran.
   void synchronize();
@@ -93,24 +73,14 @@ class PredictCuda {
   // Upper bound on the scratch memory (bytes); at least one tile of 32 sources per chunk is
   // used whatever the bound. Smaller values mean more, smaller source chunks.
   void set_max_scratch_bytes(std::size_t bytes);
-  // Sources per chunk run() (channels = 1) or run_channels() of `channels` channels would use
-  // for this input (for logs and tests).
-  std::size_t chunk_sources(const PredictInput<T>& in, std::size_t channels = 1) const;
+  // Sources per chunk run() would use for this input (for logs and tests).
+  std::size_t chunk_sources(const PredictInput<T>& in) const;
   int device() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// Throws fringe::Error naming channel `c` and the field unless channel c (in, out) can share a
-// run_channels() launch with channel 0 (first, first_out): the same polarisation, sources
-// (count, l, m, n and Gaussian pointers), stations (count, u, v, w pointers), time smearing
-// (values and station x, y pointers), uv filter, bandwidth smearing on or off, and the same
-// outputs present. Host only (no GPU needed).
-template <typename T>
-void check_batch_channel(const PredictInput<T>& first, const PredictOutput<T>& first_out,
-                         const PredictInput<T>& in, const PredictOutput<T>& out, std::size_t c);
 
 // Host in, host out: copies the input and the current output to GPU `device`, runs, and copies
 // the output back (so it adds into out like predict_direct_cpu). max_scratch_bytes 0 = the

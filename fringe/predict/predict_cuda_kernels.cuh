@@ -12,21 +12,11 @@
 //                            buffer; each warp owns a tile_p x tile_q sub-tile of baselines with
 //                            one source per lane, and reduces with warp shuffles at the end).
 //  autos_kernel              per station: sum_s J B J^H over all sources (block reduction).
-//
-// Channel batches: every kernel covers up to kMaxChannels channels of one time in one launch
-// (grid y, or z for station_terms_kernel, is the channel). The channels share the sources'
-// l, m, n and Gaussian coefficients, the stations' u, v, w and the time smearing; what differs
-// (frequency, bandwidth, fluxes, Jones and outputs) comes from a small per-channel table in the
-// kernel parameters (__grid_constant__: read in place, no copy), and each channel has its own
-// copy of the scratch (channel c at byte offset c * channel_stride). A channel's arithmetic is
-// the single-channel one, so its result is bit for bit that of a launch of it alone with the
-// same source chunks.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <span>
 
 #include "fringe/core/complex.h"
 #include "fringe/core/jones.h"
@@ -45,18 +35,6 @@ inline namespace device {
 #endif
 
 constexpr unsigned kFullMask = 0xffffffffu;
-
-// Channel c's copy of a scratch array: `p` moved by c * stride_bytes.
-template <typename U>
-FRINGE_HD_INLINE U* channel_ptr(U* p, std::size_t stride_bytes, int c) {
-  return reinterpret_cast<U*>(reinterpret_cast<unsigned char*>(p) +
-                              static_cast<std::size_t>(c) * stride_bytes);
-}
-template <typename U>
-FRINGE_HD_INLINE const U* channel_ptr(const U* p, std::size_t stride_bytes, int c) {
-  return reinterpret_cast<const U*>(reinterpret_cast<const unsigned char*>(p) +
-                                    static_cast<std::size_t>(c) * stride_bytes);
-}
 
 template <typename T>
 struct alignas(16) Quad {
@@ -111,68 +89,29 @@ __device__ __forceinline__ T warp_sum(T v) {
 struct TimeArgs {
   const double* x;  // offset-ECEF x, y (m)
   const double* y;
-  double ha0, dec0, tau_s;
+  double ha0, dec0, tau_s, inv_lambda;
   int num_stations;
-  double* tcoef;                    // channel 0's [N][3]
-  std::size_t channel_stride;       // bytes between the channels' scratch copies
-  double inv_lambda[kMaxChannels];  // per channel (grid y), 1/m
+  double* tcoef;  // [N][3]
 };
 
-__global__ void __launch_bounds__(128)
-    time_coefficients_kernel(const __grid_constant__ TimeArgs a) {
+__global__ void __launch_bounds__(128) time_coefficients_kernel(const TimeArgs a) {
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
-  const int ch = static_cast<int>(blockIdx.y);
   if (p >= a.num_stations) return;
   const TimeSmearingCoefficients c =
-      time_smearing_coefficients(a.x[p], a.y[p], a.ha0, a.dec0, a.tau_s, a.inv_lambda[ch]);
-  double* tcoef = channel_ptr(a.tcoef, a.channel_stride, ch);
-  tcoef[3 * p + 0] = c.du;
-  tcoef[3 * p + 1] = c.dv;
-  tcoef[3 * p + 2] = c.dw;
+      time_smearing_coefficients(a.x[p], a.y[p], a.ha0, a.dec0, a.tau_s, a.inv_lambda);
+  a.tcoef[3 * p + 0] = c.du;
+  a.tcoef[3 * p + 1] = c.dv;
+  a.tcoef[3 * p + 2] = c.dw;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Per (station, source) terms of one source chunk into the scratch rows (predict_cuda_layout.h).
-// What differs between the channels of a batch in cross_kernel. cross_table_kernel copies it
-// from its parameters into the scratch (CrossArgs::channel) once per launch group: a parameter
-// table in cross_kernel itself costs its float modes 7-8 registers, and the copy inside
-// station_terms_kernel costs that kernel 8 (nvcc 13, sm_90).
 template <typename T>
-struct CrossChannel {
-  double inv_lambda;  // 1/m
-  double uv_scale;    // 1 (metres) or inv_lambda (wavelengths) for the uv filter
-  T two_pi_bw;        // 2 pi dnu / (2 nu)
-  Complex<T>* cross;
-};
-
-template <typename T>
-struct CrossTableArgs {
-  CrossChannel<T> entry[kMaxChannels];
-  CrossChannel<T>* table;  // [kMaxChannels] in the scratch
-  int channels;
-};
-
-template <typename T>
-__global__ void __launch_bounds__(kMaxChannels)
-    cross_table_kernel(const __grid_constant__ CrossTableArgs<T> a) {
-  if (static_cast<int>(threadIdx.x) < a.channels) a.table[threadIdx.x] = a.entry[threadIdx.x];
-}
-
-// What differs between the channels of a batch in station_terms_kernel.
-template <typename T>
-struct TermsChannel {
+struct TermsArgs {
   const T* stokes_i;
   const T* stokes_q;  // nullptr = 0
   const T* stokes_u;
   const T* stokes_v;
-  const Jones<T>* jones;           // [station][num_sources], nullptr = identity
-  const Complex<T>* jones_scalar;  // [station][num_sources], nullptr = 1
-  double inv_lambda;               // 1/m
-  double bw_scale;                 // dnu / (2 nu)
-};
-
-template <typename T>
-struct TermsArgs {
   const double* l;
   const double* m;
   const double* n;
@@ -182,53 +121,51 @@ struct TermsArgs {
   const double* u;  // station (u, v, w), m
   const double* v;
   const double* w;
-  const double* tcoef;               // [N][3] (channel 0; the scratch arrays likewise)
+  const Jones<T>* jones;             // [station][num_sources], nullptr = identity
+  const Complex<T>* jones_scalar;    // [station][num_sources], nullptr = 1
+  const double* tcoef;               // [N][3]
   std::size_t num_sources;           // all sources (Jones row length)
   std::size_t begin, count;          // the chunk
   std::size_t capacity;              // C, the row stride
   std::size_t fill;                  // sources written: count rounded up to a tile (<= C)
   int num_stations, station_offset;  // grid.y covers stations [offset, offset + gridDim.y)
-  std::size_t channel_stride;        // bytes between the channels' scratch copies
+  double inv_lambda;                 // 1/m
+  double bw_scale;                   // dnu / (2 nu)
   T* station_rows;
   T* p_rows;
   T* source_rows;
-  TermsChannel<T> channel[kMaxChannels];  // grid.z = channel
 };
 
 constexpr int kTermsThreads = 128;
 
 template <class M>
 __global__ void __launch_bounds__(kTermsThreads)
-    station_terms_kernel(const __grid_constant__ TermsArgs<typename M::Real> a) {
+    station_terms_kernel(const TermsArgs<typename M::Real> a) {
   using T = typename M::Real;
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(kTermsThreads) + threadIdx.x;
   const int p = a.station_offset + static_cast<int>(blockIdx.y);
-  const int c = static_cast<int>(blockIdx.z);
   if (i >= a.fill || p >= a.num_stations) return;
-  const TermsChannel<T>& ch = a.channel[c];
   const bool valid = i < a.count;
   const std::size_t s = a.begin + (valid ? i : 0);
   const std::size_t C = a.capacity;
-  T* st = channel_ptr(a.station_rows, a.channel_stride, c) +
-          static_cast<std::size_t>(p) * M::station_rows * C + i;
-  T* pr = channel_ptr(a.p_rows, a.channel_stride, c) +
-          static_cast<std::size_t>(p) * M::jones_rows * C + i;
+  T* st = a.station_rows + static_cast<std::size_t>(p) * M::station_rows * C + i;
+  T* pr = a.p_rows + static_cast<std::size_t>(p) * M::jones_rows * C + i;
 
   double phase = 0.0, l = 0.0, mm = 0.0, n1 = 0.0;
   if (valid) {
     l = a.l[s];
     mm = a.m[s];
     n1 = a.n[s] - 1.0;
-    phase = station_phase(a.u[p], a.v[p], a.w[p], l, mm, n1, ch.inv_lambda);
+    phase = station_phase(a.u[p], a.v[p], a.w[p], l, mm, n1, a.inv_lambda);
   }
   const Complex<T> k = station_phasor<T>(phase);
-  const T flux_i = valid ? ch.stokes_i[s] : T(0);
+  const T flux_i = valid ? a.stokes_i[s] : T(0);
   const std::size_t js = static_cast<std::size_t>(p) * a.num_sources + s;
   if constexpr (M::full) {
-    const Jones<T> kj = ch.jones ? ch.jones[js] * k : Jones<T>{k, {0, 0}, {0, 0}, k};
-    const T q = (valid && ch.stokes_q) ? ch.stokes_q[s] : T(0);
-    const T uu = (valid && ch.stokes_u) ? ch.stokes_u[s] : T(0);
-    const T vv = (valid && ch.stokes_v) ? ch.stokes_v[s] : T(0);
+    const Jones<T> kj = a.jones ? a.jones[js] * k : Jones<T>{k, {0, 0}, {0, 0}, k};
+    const T q = (valid && a.stokes_q) ? a.stokes_q[s] : T(0);
+    const T uu = (valid && a.stokes_u) ? a.stokes_u[s] : T(0);
+    const T vv = (valid && a.stokes_v) ? a.stokes_v[s] : T(0);
     const Jones<T> kjb = jones_times_brightness(kj, flux_i, q, uu, vv);  // zero when !valid
     const T kv[8] = {kj.a.re, kj.a.im, kj.b.re, kj.b.im, kj.c.re, kj.c.im, kj.d.re, kj.d.im};
     const T bv[8] = {kjb.a.re, kjb.a.im, kjb.b.re, kjb.b.im,
@@ -239,7 +176,7 @@ __global__ void __launch_bounds__(kTermsThreads)
       pr[c * C] = bv[c];
     }
   } else {
-    const Complex<T> kj = ch.jones_scalar ? ch.jones_scalar[js] * k : k;
+    const Complex<T> kj = a.jones_scalar ? a.jones_scalar[js] * k : k;
     st[0] = valid ? kj.re : T(0);
     st[C] = valid ? kj.im : T(0);
     pr[0] = kj.re * flux_i;
@@ -247,7 +184,7 @@ __global__ void __launch_bounds__(kTermsThreads)
   }
   if constexpr (M::bw) {
     double sn = 0.0, cs = 0.0;
-    const double x = phase * ch.bw_scale;  // 0 when !valid
+    const double x = phase * a.bw_scale;  // 0 when !valid
     if (valid) sincos(x, &sn, &cs);
     st[M::bw_row * C] = static_cast<T>(sn);
     st[(M::bw_row + 1) * C] = static_cast<T>(cs);
@@ -256,7 +193,7 @@ __global__ void __launch_bounds__(kTermsThreads)
   if constexpr (M::time) {
     double sn = 0.0, cs = 0.0, x = 0.0;
     if (valid) {
-      const double* tc = channel_ptr(a.tcoef, a.channel_stride, c) + 3 * p;
+      const double* tc = a.tcoef + 3 * p;
       x = tc[0] * l + tc[1] * mm + tc[2] * n1;
       sincos(x, &sn, &cs);
     }
@@ -265,7 +202,7 @@ __global__ void __launch_bounds__(kTermsThreads)
     if constexpr (M::station_args) st[(M::time_row + 2) * C] = static_cast<T>(x);
   }
   if (p == 0) {
-    T* src = channel_ptr(a.source_rows, a.channel_stride, c) + i;
+    T* src = a.source_rows + i;
     if constexpr (M::source_lmn) {
       src[0] = static_cast<T>(l);
       src[C] = static_cast<T>(mm);
@@ -292,36 +229,34 @@ struct CrossArgs {
   const double* u;  // station (u, v, w), m
   const double* v;
   const double* w;
-  const double* tcoef;  // [N][3] (channel 0; the scratch arrays likewise)
+  const double* tcoef;  // [N][3]
+  double inv_lambda;    // 1/m
+  double uv_scale;      // 1 (metres) or inv_lambda (wavelengths) for the uv filter
   double uv_min, uv_max;
-  std::size_t channel_stride;      // bytes between the channels' scratch copies
-  const CrossChannel<T>* channel;  // [channels] in the scratch (station_terms_kernel); grid.y
+  T two_pi_bw;  // 2 pi dnu / (2 nu)
+  Complex<T>* cross;
 };
 
-// Global source of stage row r of the block tile in channel ch's scratch (stations past the end
-// are clamped: their baselines are never written).
+// Global source of stage row r of the block tile (stations past the end are clamped: their
+// baselines are never written).
 template <class M>
 __device__ const typename M::Real* stage_row_source(const CrossArgs<typename M::Real>& a,
-                                                    const BlockTile& bt, int r, int ch) {
-  using T = typename M::Real;
+                                                    const BlockTile& bt, int r) {
   const std::size_t C = a.capacity;
   const int last = a.num_stations - 1;
   constexpr int np_rows = M::block_p * M::station_rows;
   constexpr int nq_rows = M::block_q * M::station_rows;
-  const T* row;
   if (r < np_rows) {
     const int p = min(bt.p0 + r / M::station_rows, last), c = r % M::station_rows;
-    row = c < M::jones_rows
-              ? a.p_rows + (static_cast<std::size_t>(p) * M::jones_rows + c) * C
-              : a.station_rows + (static_cast<std::size_t>(p) * M::station_rows + c) * C;
-  } else if (r < np_rows + nq_rows) {
+    if (c < M::jones_rows) return a.p_rows + (static_cast<std::size_t>(p) * M::jones_rows + c) * C;
+    return a.station_rows + (static_cast<std::size_t>(p) * M::station_rows + c) * C;
+  }
+  if (r < np_rows + nq_rows) {
     r -= np_rows;
     const int q = min(bt.q0 + r / M::station_rows, last), c = r % M::station_rows;
-    row = a.station_rows + (static_cast<std::size_t>(q) * M::station_rows + c) * C;
-  } else {
-    row = a.source_rows + static_cast<std::size_t>(r - np_rows - nq_rows) * C;
+    return a.station_rows + (static_cast<std::size_t>(q) * M::station_rows + c) * C;
   }
-  return channel_ptr(row, a.channel_stride, ch);
+  return a.source_rows + static_cast<std::size_t>(r - np_rows - nq_rows) * C;
 }
 
 // Issues the cp.async copies of the tile starting at source s0 into one stage.
@@ -337,25 +272,23 @@ __device__ __forceinline__ void stage_tile(const typename M::Real* const* rows,
 
 // Constants of baseline (p, q) of the block tile (CPU: make_plan in predict_cpu.cpp).
 template <class M>
-__device__ void baseline_constants(const CrossArgs<typename M::Real>& a, int ch, int p, int q,
+__device__ void baseline_constants(const CrossArgs<typename M::Real>& a, int p, int q,
                                    Quad<typename M::Real>* c, int* flag) {
   using T = typename M::Real;
-  const CrossChannel<T>& cc = a.channel[ch];
   const bool inside = p < q && q < a.num_stations;
   int keep = 0;
   if (inside) {
     const double du = a.u[p] - a.u[q], dv = a.v[p] - a.v[q], dw = a.w[p] - a.w[q];
-    const double len = sqrt(du * du + dv * dv) * cc.uv_scale;
+    const double len = sqrt(du * du + dv * dv) * a.uv_scale;
     keep = len >= a.uv_min && len <= a.uv_max;
-    const T uu = static_cast<T>(du * cc.inv_lambda), vv = static_cast<T>(dv * cc.inv_lambda),
-            ww = static_cast<T>(dw * cc.inv_lambda);
+    const T uu = static_cast<T>(du * a.inv_lambda), vv = static_cast<T>(dv * a.inv_lambda),
+            ww = static_cast<T>(dw * a.inv_lambda);
     if constexpr (M::gauss) c[M::gauss_const] = {uu * uu, T(2) * uu * vv, vv * vv, T(0)};
     if constexpr (M::bw && !M::station_args)
-      c[M::bw_const] = {cc.two_pi_bw * uu, cc.two_pi_bw * vv, cc.two_pi_bw * ww, T(0)};
+      c[M::bw_const] = {a.two_pi_bw * uu, a.two_pi_bw * vv, a.two_pi_bw * ww, T(0)};
     if constexpr (M::time && !M::station_args) {
-      const double* tcoef = channel_ptr(a.tcoef, a.channel_stride, ch);
-      const double* tp = tcoef + 3 * p;
-      const double* tq = tcoef + 3 * q;
+      const double* tp = a.tcoef + 3 * p;
+      const double* tq = a.tcoef + 3 * q;
       c[M::time_const] = {static_cast<T>(tp[0] - tq[0]), static_cast<T>(tp[1] - tq[1]),
                           static_cast<T>(tp[2] - tq[2]), T(0)};
     }
@@ -599,15 +532,10 @@ __global__ void __launch_bounds__(M::threads, M::min_blocks)
   int* flags = reinterpret_cast<int*>(rows + M::stage_rows);
 
   const BlockTile bt = block_tile(blockIdx.x, a.num_stations, M::block_p, M::block_q);
-  const int ch = static_cast<int>(blockIdx.y);
-  // The channel's output, read after the source loop: from shared memory, so that neither it
-  // nor the channel index stays in registers across the loop.
-  __shared__ Complex<T>* out_base;
-  if (threadIdx.x == 0) out_base = a.channel[ch].cross;
   for (int r = threadIdx.x; r < M::stage_rows; r += M::threads)
-    rows[r] = stage_row_source<M>(a, bt, r, ch);
+    rows[r] = stage_row_source<M>(a, bt, r);
   for (int k = threadIdx.x; k < M::block_baselines; k += M::threads)
-    baseline_constants<M>(a, ch, bt.p0 + k / M::block_q, bt.q0 + k % M::block_q,
+    baseline_constants<M>(a, bt.p0 + k / M::block_q, bt.q0 + k % M::block_q,
                           consts + k * M::num_consts, flags + k);
   __syncthreads();
 
@@ -654,7 +582,7 @@ __global__ void __launch_bounds__(M::threads, M::min_blocks)
       for (int k = 0; k < M::jones_rows; ++k) sum[k] = active ? warp_sum(acc[i][j][k]) : T(0);
       if (lane == (i * M::tile_q + j) % kWarpSize && flags[ps * M::block_q + qs]) {
         const int p = bt.p0 + ps, q = bt.q0 + qs;
-        Complex<T>* out = out_base + baseline_index(p, q, n) * (M::jones_rows / 2);
+        Complex<T>* out = a.cross + baseline_index(p, q, n) * (M::jones_rows / 2);
 #pragma unroll
         for (int k = 0; k < M::jones_rows / 2; ++k)
           out[k] += Complex<T>{sum[2 * k], sum[2 * k + 1]};
@@ -665,34 +593,26 @@ __global__ void __launch_bounds__(M::threads, M::min_blocks)
 
 // ---------------------------------------------------------------------------------------------
 // Auto-correlations A_p += sum_s J B J^H (K cancels; no smearing, no Gaussian factor).
-// What differs between the channels of a batch in autos_kernel.
 template <typename T>
-struct AutoChannel {
+struct AutoArgs {
   const T* stokes_i;
   const T* stokes_q;
   const T* stokes_u;
   const T* stokes_v;
   const Jones<T>* jones;
   const Complex<T>* jones_scalar;
-  Complex<T>* autos;
-};
-
-template <typename T>
-struct AutoArgs {
   std::size_t num_sources;
-  AutoChannel<T> channel[kMaxChannels];  // grid.y = channel
+  Complex<T>* autos;
 };
 
 constexpr int kAutoThreads = 256;
 
 template <typename T, bool kFull>
-__global__ void __launch_bounds__(kAutoThreads)
-    autos_kernel(const __grid_constant__ AutoArgs<T> args) {
+__global__ void __launch_bounds__(kAutoThreads) autos_kernel(const AutoArgs<T> a) {
   constexpr int kReals = kFull ? 8 : 1;
   __shared__ T partial[kAutoThreads / kWarpSize][kReals];
   const std::size_t p = blockIdx.x;
-  const std::size_t S = args.num_sources;
-  const AutoChannel<T>& a = args.channel[blockIdx.y];
+  const std::size_t S = a.num_sources;
   T acc[kReals];
 #pragma unroll
   for (int k = 0; k < kReals; ++k) acc[k] = T(0);
@@ -732,20 +652,15 @@ __global__ void __launch_bounds__(kAutoThreads)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Host side: the argument blocks of one launch group (1 to kMaxChannels channels of one time),
-// built from PredictInputs whose arrays are on the device and a scratch buffer holding one
-// scratch_layout per channel, channel_stride bytes apart (shared by predict_cuda.cu and the host
-// emulation of the tests, so both launch the kernels with the same arguments). The shared
-// fields (sources' l, m, n, Gaussian, stations' u, v, w, time smearing, uv filter) are channel
-// 0's: the caller has checked that the channels agree (check_batch_channel, predict_cuda.h).
+// Host side: the argument blocks of one run, built from a PredictInput whose arrays are on the
+// device and a scratch buffer laid out by scratch_layout (shared by predict_cuda.cu and the
+// host emulation of the tests, so both launch the kernels with the same arguments).
 template <class M>
 struct RunPlan {
   using T = typename M::Real;
   int num_stations = 0;
-  int channels = 0;
-  long long block_tiles = 0;  // blocks of cross_kernel per channel
+  long long block_tiles = 0;  // blocks of cross_kernel
   TimeArgs time{};
-  CrossTableArgs<T> table{};
   TermsArgs<T> terms{};
   CrossArgs<T> cross{};
 
@@ -758,47 +673,31 @@ struct RunPlan {
   }
 };
 
-// Scratch of a launch group: the cross_kernel channel table, then one scratch_layout per channel.
 template <class M>
-std::size_t cross_table_bytes() {
-  return align_up(kMaxChannels * sizeof(CrossChannel<typename M::Real>), kAlign);
-}
-template <class M>
-std::size_t group_scratch_bytes(std::size_t num_stations, std::size_t capacity,
-                                std::size_t channels) {
-  return cross_table_bytes<M>() + channels * scratch_layout<M>(num_stations, capacity).bytes;
-}
-
-// In, Out: PredictInput<T> / PredictOutput<T> or types derived from them (the device ones).
-// `scratch`: group_scratch_bytes of the group.
-template <class M, class In, class Out>
-RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out,
-                         unsigned char* group_scratch, std::size_t capacity) {
+RunPlan<M> make_run_plan(const PredictInput<typename M::Real>& in,
+                         Complex<typename M::Real>* cross_out, unsigned char* scratch,
+                         std::size_t capacity) {
   using T = typename M::Real;
-  const PredictInput<T>& first = in[0];
-  const auto& src = first.sources;
-  const auto& sta = first.stations;
-  auto* cross_table = reinterpret_cast<CrossChannel<T>*>(group_scratch);
-  unsigned char* scratch = group_scratch + cross_table_bytes<M>();
+  const auto& src = in.sources;
+  const auto& sta = in.stations;
   const ScratchLayout lay = scratch_layout<M>(sta.count, capacity);
   double* tcoef = reinterpret_cast<double*>(scratch + lay.tcoef_offset);
   T* station_rows = reinterpret_cast<T*>(scratch + lay.station_offset);
   T* p_rows = reinterpret_cast<T*>(scratch + lay.p_offset);
   T* source_rows = reinterpret_cast<T*>(scratch + lay.source_offset);
+  const double inv_lambda = in.frequency_hz / kSpeedOfLight;
+  const double bw_scale = bandwidth_smearing_scale(in.channel_bandwidth_hz, in.frequency_hz);
   RunPlan<M> r;
   r.num_stations = static_cast<int>(sta.count);
-  r.channels = static_cast<int>(in.size());
   r.block_tiles = num_block_tiles(r.num_stations, M::block_p, M::block_q);
-  const TimeSmearing& ts = first.time_smearing;
-  r.time.x = ts.station_x;
-  r.time.y = ts.station_y;
-  r.time.ha0 = ts.gast - ts.ra0;
-  r.time.dec0 = ts.dec0;
-  r.time.tau_s = ts.tau_s;
-  r.time.num_stations = r.num_stations;
-  r.time.tcoef = tcoef;
-  r.time.channel_stride = lay.bytes;
+  const TimeSmearing& ts = in.time_smearing;
+  r.time = {ts.station_x, ts.station_y, ts.gast - ts.ra0, ts.dec0,
+            ts.tau_s,     inv_lambda,   r.num_stations,   tcoef};
   TermsArgs<T>& t = r.terms;
+  t.stokes_i = src.stokes_i;
+  t.stokes_q = src.stokes_q;
+  t.stokes_u = src.stokes_u;
+  t.stokes_v = src.stokes_v;
   t.l = src.l;
   t.m = src.m;
   t.n = src.n;
@@ -808,17 +707,18 @@ RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out,
   t.u = sta.u;
   t.v = sta.v;
   t.w = sta.w;
+  t.jones = sta.jones;
+  t.jones_scalar = sta.jones_scalar;
   t.tcoef = tcoef;
   t.num_sources = src.count;
   t.capacity = capacity;
   t.num_stations = r.num_stations;
   t.station_offset = 0;
-  t.channel_stride = lay.bytes;
+  t.inv_lambda = inv_lambda;
+  t.bw_scale = bw_scale;
   t.station_rows = station_rows;
   t.p_rows = p_rows;
   t.source_rows = source_rows;
-  r.table.table = cross_table;
-  r.table.channels = r.channels;
   CrossArgs<T>& c = r.cross;
   c.station_rows = station_rows;
   c.p_rows = p_rows;
@@ -829,42 +729,22 @@ RunPlan<M> make_run_plan(std::span<const In> in, std::span<const Out> out,
   c.v = sta.v;
   c.w = sta.w;
   c.tcoef = tcoef;
-  c.uv_min = first.uv_filter.min;
-  c.uv_max = first.uv_filter.max;
-  c.channel_stride = lay.bytes;
-  c.channel = cross_table;
-  for (int k = 0; k < r.channels; ++k) {
-    const PredictInput<T>& ci = in[k];
-    const double inv_lambda = ci.frequency_hz / kSpeedOfLight;
-    const double bw_scale = bandwidth_smearing_scale(ci.channel_bandwidth_hz, ci.frequency_hz);
-    r.time.inv_lambda[k] = inv_lambda;
-    t.channel[k] = {
-        ci.sources.stokes_i, ci.sources.stokes_q,      ci.sources.stokes_u, ci.sources.stokes_v,
-        ci.stations.jones,   ci.stations.jones_scalar, inv_lambda,          bw_scale};
-    r.table.entry[k] = {inv_lambda, first.uv_filter.in_wavelengths ? inv_lambda : 1.0,
-                        static_cast<T>(kTwoPi * bw_scale), out[k].cross};
-  }
+  c.inv_lambda = inv_lambda;
+  c.uv_scale = in.uv_filter.in_wavelengths ? inv_lambda : 1.0;
+  c.uv_min = in.uv_filter.min;
+  c.uv_max = in.uv_filter.max;
+  c.two_pi_bw = static_cast<T>(kTwoPi * bw_scale);
+  c.cross = cross_out;
   return r;
 }
 
-template <typename T, class In, class Out>
-AutoArgs<T> make_auto_args(std::span<const In> in, std::span<const Out> out) {
-  AutoArgs<T> a{};
-  a.num_sources = in[0].sources.count;
-  for (std::size_t k = 0; k < in.size(); ++k) {
-    const PredictInput<T>& ci = in[k];
-    const auto& s = ci.sources;
-    a.channel[k] = {s.stokes_i,  s.stokes_q,        s.stokes_u,
-                    s.stokes_v,  ci.stations.jones, ci.stations.jones_scalar,
-                    out[k].autos};
-  }
-  return a;
+template <typename T>
+AutoArgs<T> make_auto_args(const PredictInput<T>& in, Complex<T>* autos) {
+  const auto& s = in.sources;
+  return {
+      s.stokes_i, s.stokes_q, s.stokes_u, s.stokes_v, in.stations.jones, in.stations.jones_scalar,
+      s.count,    autos};
 }
-
-// Kernel parameters stay within 4 KiB (the limit of CUDA before 12.1 and of pre-Volta GPUs).
-static_assert(sizeof(TimeArgs) <= 4096 && sizeof(TermsArgs<double>) <= 4096 &&
-              sizeof(CrossTableArgs<double>) <= 4096 && sizeof(CrossArgs<double>) <= 4096 &&
-              sizeof(AutoArgs<double>) <= 4096);
 
 }  // namespace emulated / device
 }  // namespace fringe::predict::cuda_detail

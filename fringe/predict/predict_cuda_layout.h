@@ -14,10 +14,6 @@ inline constexpr int kWarpSize = 32;
 inline constexpr int kTileSources = 32;  // sources per shared-memory tile (one per lane)
 inline constexpr int kStages = 2;        // cp.async pipeline depth (double buffering)
 inline constexpr std::size_t kAlign = 256;
-// Channels per launch (PredictCuda::run_channels): the per-channel tables of the kernel
-// parameters stay within the 4 KiB that every CUDA version accepts (static_asserts in
-// predict_cuda_kernels.cuh).
-inline constexpr int kMaxChannels = 32;
 
 // Mode = (precision, polarisation, Gaussian, bandwidth smearing, time smearing). Each kernel
 // instantiation compiles only the rows and terms its mode needs.
@@ -166,16 +162,6 @@ std::size_t chunk_capacity(std::size_t num_stations, std::size_t num_sources, st
   std::size_t c = budget > fixed ? (budget - fixed) / per_source : 0;
   c = c / kTileSources * kTileSources;
   return std::clamp<std::size_t>(c, kTileSources, align_up(num_sources, kTileSources));
-}
-
-// Channels per launch group of a batch of `channels`: at most kMaxChannels, and no more than
-// the scratch budget (bytes) holds with one tile of sources per channel; at least 1. The
-// group's channels share the budget: each gets budget / group (chunk_capacity).
-template <class M>
-std::size_t channel_group(std::size_t num_stations, std::size_t channels, std::size_t budget) {
-  const std::size_t tile = scratch_layout<M>(num_stations, kTileSources).bytes;
-  return std::clamp<std::size_t>(budget / tile, 1,
-                                 std::clamp<std::size_t>(channels, 1, kMaxChannels));
 }
 
 }  // namespace fringe::predict::cuda_detail

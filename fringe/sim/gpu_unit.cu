@@ -447,82 +447,56 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
 
 template <typename T>
 void GpuUnit<T>::predict(const predict::PredictInput<T>& in, int t, int c) {
-  predict_channels(std::span<const predict::PredictInput<T>>(&in, 1), t, c);
-}
-
-template <typename T>
-void GpuUnit<T>::predict_channels(std::span<const predict::PredictInput<T>> in, int t, int c0) {
   Impl& d = *impl_;
   DeviceScope scope(d.device);
-  if (d.ns == 0 || in.empty()) return;
-  const int nc = static_cast<int>(in.size());
-  if (t < 0 || t >= d.num_times || c0 < 0 || c0 + nc > d.num_channels) {
-    throw Error("GPU unit: time " + std::to_string(t) + ", channels " + std::to_string(c0) +
-                " to " + std::to_string(c0 + nc - 1) + " outside the block of " +
-                std::to_string(d.num_times) + " x " + std::to_string(d.num_channels));
+  if (d.ns == 0) return;
+  if (t < 0 || t >= d.num_times || c < 0 || c >= d.num_channels) {
+    throw Error("GPU unit: time " + std::to_string(t) + ", channel " + std::to_string(c) +
+                " outside the block of " + std::to_string(d.num_times) + " x " +
+                std::to_string(d.num_channels));
   }
   const std::size_t ns = d.ns;
-  // Channels per predict launch: each needs its own flux arrays (kept sources x 4 or 1 values).
-  // At most 512 more bytes per source than one channel's, which the per-source allowance of
-  // gpu_max_chunk_sources (gpu_memory.cpp: 1536 bytes, about 470 used) leaves room for.
-  const std::size_t flux_bytes = (d.full ? 4 : 1) * sizeof(T);
-  const std::size_t group =
-      std::clamp<std::size_t>(1 + 512 / flux_bytes, 1, predict::PredictCuda<T>::kMaxChannels);
-  std::vector<predict::DevicePredictInput<T>> g;
-  std::vector<predict::DevicePredictOutput<T>> out;
-  for (std::size_t b = 0; b < in.size(); b += group) {
-    const std::size_t n = std::min(group, in.size() - b);
-    T* si = d.si.ensure(n * ns);
-    T* sq = d.full ? d.sq.ensure(n * ns) : nullptr;
-    T* su = d.full ? d.su.ensure(n * ns) : nullptr;
-    T* sv = d.full ? d.sv.ensure(n * ns) : nullptr;
-    g.assign(n, {});
-    out.assign(n, {});
-    for (std::size_t k = 0; k < n; ++k) {
-      const predict::PredictInput<T>& ci = in[b + k];
-      const std::size_t off = k * ns;
-      T* ki = si + off;
-      T* kq = sq ? sq + off : nullptr;
-      T* ku = su ? su + off : nullptr;
-      T* kv = sv ? sv + off : nullptr;
-      gpu::source_fluxes<T>(ns, d.kept.data(), d.current->spectra.data(), ci.frequency_hz,
-                            d.setup.flux_min, d.setup.flux_max, ki, kq, ku, kv, d.stream);
-      static_cast<predict::PredictInput<T>&>(g[k]) = ci;
-      auto& s = g[k].sources;
-      s.count = ns;
-      s.stokes_i = ki;
-      s.stokes_q = kq;
-      s.stokes_u = ku;
-      s.stokes_v = kv;
-      s.l = d.kl.data();
-      s.m = d.km.data();
-      s.n = d.kn.data();
-      // The predict picks its Gaussian kernels when the coefficients are given: only for chunks
-      // that hold Gaussian sources (points-only chunks run the cheaper point kernels, as the
-      // CPU predict decides from the values).
-      const bool gauss = d.current->has_gaussians;
-      s.gauss_a = gauss ? d.kga.data() : nullptr;
-      s.gauss_b = gauss ? d.kgb.data() : nullptr;
-      s.gauss_c = gauss ? d.kgc.data() : nullptr;
-      auto& st = g[k].stations;
-      st.count = d.setup.num_stations;
-      st.u = d.u.data();
-      st.v = d.v.data();
-      st.w = d.w.data();
-      st.jones = d.full ? d.jones_full.data() : nullptr;
-      st.jones_scalar = d.full ? nullptr : d.jones_scalar.data();
-      if (ci.time_smearing.tau_s > 0) {
-        if (d.setup.station_x.empty()) throw Error("GPU unit: time smearing without station x, y");
-        g[k].time_smearing.station_x = d.tx.data();
-        g[k].time_smearing.station_y = d.ty.data();
-      }
-      const std::size_t slice =
-          std::size_t(t) * std::size_t(d.num_channels) + std::size_t(c0) + b + k;
-      if (d.cross_values > 0) out[k].cross = d.cross.data() + slice * d.num_baselines * d.npol;
-      if (d.auto_values > 0) out[k].autos = d.autos.data() + slice * d.setup.num_stations * d.npol;
-    }
-    d.predictor.run_channels(g, out, d.stream);
+  T* si = d.si.ensure(ns);
+  T* sq = d.full ? d.sq.ensure(ns) : nullptr;
+  T* su = d.full ? d.su.ensure(ns) : nullptr;
+  T* sv = d.full ? d.sv.ensure(ns) : nullptr;
+  gpu::source_fluxes<T>(ns, d.kept.data(), d.current->spectra.data(), in.frequency_hz,
+                        d.setup.flux_min, d.setup.flux_max, si, sq, su, sv, d.stream);
+  predict::DevicePredictInput<T> g;
+  static_cast<predict::PredictInput<T>&>(g) = in;
+  auto& s = g.sources;
+  s.count = ns;
+  s.stokes_i = si;
+  s.stokes_q = sq;
+  s.stokes_u = su;
+  s.stokes_v = sv;
+  s.l = d.kl.data();
+  s.m = d.km.data();
+  s.n = d.kn.data();
+  // The predict picks its Gaussian kernels when the coefficients are given: only for chunks
+  // that hold Gaussian sources (points-only chunks run the cheaper point kernels, as the
+  // CPU predict decides from the values).
+  const bool gauss = d.current->has_gaussians;
+  s.gauss_a = gauss ? d.kga.data() : nullptr;
+  s.gauss_b = gauss ? d.kgb.data() : nullptr;
+  s.gauss_c = gauss ? d.kgc.data() : nullptr;
+  auto& st = g.stations;
+  st.count = d.setup.num_stations;
+  st.u = d.u.data();
+  st.v = d.v.data();
+  st.w = d.w.data();
+  st.jones = d.full ? d.jones_full.data() : nullptr;
+  st.jones_scalar = d.full ? nullptr : d.jones_scalar.data();
+  if (in.time_smearing.tau_s > 0) {
+    if (d.setup.station_x.empty()) throw Error("GPU unit: time smearing without station x, y");
+    g.time_smearing.station_x = d.tx.data();
+    g.time_smearing.station_y = d.ty.data();
   }
+  const std::size_t slice = std::size_t(t) * std::size_t(d.num_channels) + std::size_t(c);
+  predict::DevicePredictOutput<T> out;
+  if (d.cross_values > 0) out.cross = d.cross.data() + slice * d.num_baselines * d.npol;
+  if (d.auto_values > 0) out.autos = d.autos.data() + slice * d.setup.num_stations * d.npol;
+  d.predictor.run(g, out, d.stream);
 }
 
 template <typename T>

@@ -9,7 +9,6 @@
 //   predict        one channel: fluxes of the kept sources at its frequency (every spectrum kind,
 //                  rotation measure, the common flux filter) on the GPU, then the direct predict
 //                  (predict/predict_cuda.h) adding into the block's (time, channel) slice;
-//                  predict_channels: several channels sharing the Jones, in batched launches;
 //   finish_block   adds the other GPUs' copies into this one (device to device), adds system
 //                  noise (vis/noise.h's counters, so the numbers equal the CPU's), and copies the
 //                  block to the host once.
@@ -104,11 +103,6 @@ class GpuUnit {
   // One channel of time t of the block: `in` gives frequency, bandwidth, time smearing and uv
   // filter (its source and station arrays are not used: the device's are).
   void predict(const predict::PredictInput<T>& in, int t, int c);
-  // Channels c0, c0 + 1, ... (in[k] is channel c0 + k) of time t with the station Jones of the
-  // last jones() call for all of them: the fluxes of every channel, then one batched predict
-  // (PredictCuda::run_channels) per group of channels. The same values as predict() per channel
-  // when the sources fit one predict chunk (docs/gpu_predict.md).
-  void predict_channels(std::span<const predict::PredictInput<T>> in, int t, int c0);
   // Waits for the work enqueued so far (kernels run asynchronously: the pipeline waits at the
   // end of each unit, so its stage timers measure the GPU's time where it was spent).
   void synchronize();

@@ -309,9 +309,6 @@ class Pipeline {
     const bool jones_per_channel = jones::depends_on_frequency(config_.beam);
     const int time_index = block.start_time_index + int(t);
     Timer corr_timer;
-    // Channels that share the Jones (all of them unless the beam depends on frequency) are
-    // predicted together: one batched predict launch per kernel (docs/gpu_predict.md).
-    std::vector<predict::PredictInput<T>> batch;
     for (int c = 0; c < block.num_channels(); ++c) {
       const double freq = block.frequency_hz(c);
       if (c == 0 || jones_per_channel) {
@@ -321,13 +318,9 @@ class Pipeline {
         in.dec = gpu.kept_dec();
         record_below(gpu.jones(in));
       }
-      batch.push_back(predict_input(ws, gast, freq));
-      if (jones_per_channel || c + 1 == block.num_channels()) {
-        corr_timer.resume();
-        gpu.predict_channels(batch, int(t), c + 1 - int(batch.size()));
-        corr_timer.stop();
-        batch.clear();
-      }
+      corr_timer.resume();
+      gpu.predict(predict_input(ws, gast, freq), int(t), c);
+      corr_timer.stop();
     }
     corr_timer.resume();
     gpu.synchronize();  // the predict kernels run asynchronously: their time is counted here

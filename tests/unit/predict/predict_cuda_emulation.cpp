@@ -6,7 +6,6 @@
 #define FRINGE_PREDICT_CUDA_EMULATION 1
 #define __shared__ static
 #define __launch_bounds__(...)
-#define __grid_constant__
 
 #include "predict_cuda_emulation.h"
 
@@ -18,7 +17,6 @@
 #include <cstddef>
 #include <memory>
 #include <new>
-#include <span>
 #include <thread>
 #include <vector>
 
@@ -71,13 +69,11 @@ void launch(dim3 grid, unsigned threads, std::size_t shared_bytes, const F& body
       blockDim = dim3(threads);
       block = &b;
       shuffle_phase = 0;
-      for (unsigned bz = 0; bz < grid.z; ++bz) {
-        for (unsigned by = 0; by < grid.y; ++by) {
-          for (unsigned bx = 0; bx < grid.x; ++bx) {
-            blockIdx = {bx, by, bz};
-            body();
-            b.barrier.arrive_and_wait();
-          }
+      for (unsigned by = 0; by < grid.y; ++by) {
+        for (unsigned bx = 0; bx < grid.x; ++bx) {
+          blockIdx = {bx, by, 0};
+          body();
+          b.barrier.arrive_and_wait();
         }
       }
     });
@@ -107,7 +103,6 @@ unsigned char* dynamic_shared() { return emu::block->shared; }
 }  // namespace emulated
 }  // namespace fringe::predict::cuda_detail
 
-#include "fringe/core/error.h"
 #include "fringe/predict/predict_cuda.h"
 #include "fringe/predict/predict_cuda_kernels.cuh"
 
@@ -128,30 +123,27 @@ void dispatch(F& f, bool first, Rest... rest) {
     dispatch<T, B..., false>(f, rest...);
 }
 
-// The launch sequence of PredictCuda<T>::Impl::cross (predict_cuda.cu) for one launch group;
-// `budget`: scratch bytes per channel.
+// The launch sequence of PredictCuda<T>::Impl::cross (predict_cuda.cu).
 template <class M>
-void cross(std::span<const PredictInput<typename M::Real>> in,
-           std::span<const PredictOutput<typename M::Real>> out, std::size_t budget) {
-  const std::size_t ns = in[0].stations.count, S = in[0].sources.count;
+void cross(const PredictInput<typename M::Real>& in, Complex<typename M::Real>* out,
+           std::size_t budget) {
+  const std::size_t ns = in.stations.count, S = in.sources.count;
   const std::size_t cap = chunk_capacity<M>(ns, S, budget);
-  const std::size_t bytes = group_scratch_bytes<M>(ns, cap, in.size());
+  const std::size_t bytes = scratch_layout<M>(ns, cap).bytes;
   auto* scratch = static_cast<unsigned char*>(::operator new(bytes, std::align_val_t(256)));
   RunPlan<M> plan = make_run_plan<M>(in, out, scratch, cap);
-  const unsigned nc = static_cast<unsigned>(plan.channels);
-  emu::launch(dim3(1), kMaxChannels, 0, [&] { cross_table_kernel<typename M::Real>(plan.table); });
   if constexpr (M::time) {
-    emu::launch(dim3((plan.num_stations + 127) / 128, nc), 128, 0,
+    emu::launch(dim3((plan.num_stations + 127) / 128), 128, 0,
                 [&] { time_coefficients_kernel(plan.time); });
   }
   for (std::size_t begin = 0; begin < S; begin += cap) {
     plan.set_chunk(begin, std::min(cap, S - begin));
     const unsigned gx =
         static_cast<unsigned>((plan.terms.fill + kTermsThreads - 1) / kTermsThreads);
-    emu::launch(dim3(gx, plan.num_stations, nc), kTermsThreads, 0,
+    emu::launch(dim3(gx, plan.num_stations), kTermsThreads, 0,
                 [&] { station_terms_kernel<M>(plan.terms); });
-    emu::launch(dim3(static_cast<unsigned>(plan.block_tiles), nc), M::threads,
-                cross_shared_bytes<M>(), [&] { cross_kernel<M>(plan.cross); });
+    emu::launch(dim3(static_cast<unsigned>(plan.block_tiles)), M::threads, cross_shared_bytes<M>(),
+                [&] { cross_kernel<M>(plan.cross); });
   }
   ::operator delete(scratch, std::align_val_t(256));
 }
@@ -159,57 +151,31 @@ void cross(std::span<const PredictInput<typename M::Real>> in,
 }  // namespace
 
 template <typename T>
-void predict_channels_emulated(std::span<const PredictInput<T>> in,
-                               std::span<const PredictOutput<T>> out,
-                               std::size_t max_scratch_bytes) {
-  if (in.size() != out.size()) throw Error("predict_channels_emulated: inputs != outputs");
-  if (in.empty()) return;
-  for (std::size_t c = 0; c < in.size(); ++c) {
-    validate(in[c], out[c]);
-    check_batch_channel<T>(in[0], out[0], in[c], out[c], c);
-  }
-  const std::size_t ns = in[0].stations.count;
-  if (in[0].sources.count == 0 || ns == 0) return;
-  const std::size_t max_scratch =
-      max_scratch_bytes > 0 ? max_scratch_bytes : PredictCuda<T>::kDefaultMaxScratchBytes;
-  const PredictInput<T>& first = in[0];
-  const bool full = first.polarisation == Polarisation::Full;
-  const bool gauss = first.sources.gauss_a != nullptr;
-  const bool bw = bandwidth_smearing_scale(first.channel_bandwidth_hz, first.frequency_hz) > 0;
-  const bool time = first.time_smearing.tau_s > 0;
-  std::size_t group = 1;
-  auto size_group = [&]<class M>() { group = channel_group<M>(ns, in.size(), max_scratch); };
-  dispatch<T>(size_group, full, gauss, bw, time);
-  for (std::size_t c0 = 0; c0 < in.size(); c0 += group) {
-    const std::size_t n = std::min(group, in.size() - c0);
-    const auto gi = in.subspan(c0, n);
-    const auto go = out.subspan(c0, n);
-    if (go[0].cross && ns >= 2) {
-      auto f = [&]<class M>() { cross<M>(gi, go, max_scratch / group); };
-      dispatch<T>(f, full, gauss, bw, time);
-    }
-    if (go[0].autos) {
-      const AutoArgs<T> aa = make_auto_args<T>(gi, go);
-      const dim3 grid(static_cast<unsigned>(ns), static_cast<unsigned>(n));
-      if (full)
-        emu::launch(grid, kAutoThreads, 0, [&] { autos_kernel<T, true>(aa); });
-      else
-        emu::launch(grid, kAutoThreads, 0, [&] { autos_kernel<T, false>(aa); });
-    }
-  }
-}
-
-template <typename T>
 void predict_direct_emulated(const PredictInput<T>& in, const PredictOutput<T>& out,
                              std::size_t max_scratch_bytes) {
-  predict_channels_emulated<T>(std::span<const PredictInput<T>>(&in, 1),
-                               std::span<const PredictOutput<T>>(&out, 1), max_scratch_bytes);
+  validate(in, out);
+  const std::size_t ns = in.stations.count;
+  if (in.sources.count == 0 || ns == 0) return;
+  const std::size_t budget =
+      max_scratch_bytes > 0 ? max_scratch_bytes : PredictCuda<T>::kDefaultMaxScratchBytes;
+  const bool full = in.polarisation == Polarisation::Full;
+  if (out.cross && ns >= 2) {
+    auto f = [&]<class M>() { cross<M>(in, out.cross, budget); };
+    dispatch<T>(f, full, in.sources.gauss_a != nullptr,
+                bandwidth_smearing_scale(in.channel_bandwidth_hz, in.frequency_hz) > 0,
+                in.time_smearing.tau_s > 0);
+  }
+  if (out.autos) {
+    const AutoArgs<T> aa = make_auto_args<T>(in, out.autos);
+    if (full)
+      emu::launch(dim3(static_cast<unsigned>(ns)), kAutoThreads, 0,
+                  [&] { autos_kernel<T, true>(aa); });
+    else
+      emu::launch(dim3(static_cast<unsigned>(ns)), kAutoThreads, 0,
+                  [&] { autos_kernel<T, false>(aa); });
+  }
 }
 
-template void predict_channels_emulated(std::span<const PredictInput<float>>,
-                                        std::span<const PredictOutput<float>>, std::size_t);
-template void predict_channels_emulated(std::span<const PredictInput<double>>,
-                                        std::span<const PredictOutput<double>>, std::size_t);
 template void predict_direct_emulated(const PredictInput<float>&, const PredictOutput<float>&,
                                       std::size_t);
 template void predict_direct_emulated(const PredictInput<double>&, const PredictOutput<double>&,

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstddef>
-#include <span>
 
 #include "fringe/predict/predict.h"
 
@@ -18,12 +17,5 @@ namespace fringe::predict::test {
 template <typename T>
 void predict_direct_emulated(const PredictInput<T>& in, const PredictOutput<T>& out,
                              std::size_t max_scratch_bytes = 0);
-
-// As PredictCuda<T>::run_channels, on host arrays: one emulated launch of each kernel covers a
-// group of up to 32 channels (the same groups, scratch budget and chunks as run_channels).
-template <typename T>
-void predict_channels_emulated(std::span<const PredictInput<T>> in,
-                               std::span<const PredictOutput<T>> out,
-                               std::size_t max_scratch_bytes = 0);
 
 }  // namespace fringe::predict::test
