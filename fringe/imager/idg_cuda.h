@@ -37,14 +37,15 @@ struct CudaIdgTimings {
 // (docs/imager.md, "CUDA kernels"): 0 the 4M form (8 pixels per thread, 4 blocks per SM);
 // 1 the same at 3 blocks per SM (up to 168 registers, no spill); 2 the 3M form of the complex
 // multiply-adds (idg_cuda_gridder_3m.cuh; 8 pixels per thread, 3 blocks per SM); 3 the 3M form
-// with 4 pixels per thread (4 blocks per SM; the default: fastest on an H200, 2026-11-23);
-// 4 variant 3 with the channel recurrence's phasor step in the 3M form too (16 instead of 17
-// FP32 instructions per visibility-pixel; evenly spaced channels only, else as 3); 5 variant 4
-// unrolled over 4 channels instead of 2.
+// with 4 pixels per thread (4 blocks per SM); 4 variant 3 with the channel recurrence's phasor
+// step in the 3M form too (16 instead of 17 FP32 instructions per visibility-pixel; evenly
+// spaced channels only, else as 3; the default: fastest on an H200, 2026-11-23, roofline
+// 0.723); 5 variant 4 unrolled over 4 channels instead of 2.
 constexpr int kNumGridderVariants = 6;
 // Degridder kernels (single precision with at least 8 channels per subgrid; otherwise 0):
-// 0 the 4M form; 1 the 3M form (8 channels per thread, 3 blocks per SM; the default); 2 variant
-// 1 with the phasor step in the 3M form (evenly spaced channels only, else as 1).
+// 0 the 4M form; 1 the 3M form (8 channels per thread, 3 blocks per SM); 2 variant 1 with the
+// phasor step in the 3M form (evenly spaced channels only, else as 1; the default: 0.677 of
+// the roofline on an H200 against 0.675 for 1).
 constexpr int kNumDegridderVariants = 3;
 
 struct CudaIdgOptions {
@@ -53,8 +54,8 @@ struct CudaIdgOptions {
   int max_subgrids_per_batch = 4096;
   int num_streams = 2;                // 1: batches one after another (exact per-step timings)
   CudaIdgTimings* timings = nullptr;  // filled by every call when set
-  int gridder_variant = 3;            // 0 .. kNumGridderVariants - 1 (see above)
-  int degridder_variant = 1;          // 0 .. kNumDegridderVariants - 1 (see above)
+  int gridder_variant = 4;            // 0 .. kNumGridderVariants - 1 (see above)
+  int degridder_variant = 2;          // 0 .. kNumDegridderVariants - 1 (see above)
 };
 
 template <typename T>
