@@ -267,24 +267,31 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     std::vector<std::array<double, 3>> uvw;
     double seconds = 0;
   };
-  const auto read_interval = [&](int t0) {
-    Interval v;
-    Stopwatch sw(v.seconds);
-    const int t1 = std::min(ntimes, t0 + tsol);
-    const std::size_t r0 = time_start[t0], nr = time_start[t1] - r0;
-    v.data = ms.read_data(r0, nr, c.data_column);
-    if (!predict_model) v.model = ms.read_data(r0, nr, c.model_column);
-    v.flag = ms.read_flag(r0, nr);
-    v.weight = ms.read_weight(r0, nr);
-    v.ant1 = ms.read_antenna1(r0, nr);
-    v.ant2 = ms.read_antenna2(r0, nr);
-    if (predict_model) v.uvw = ms.read_uvw(r0, nr);
+  // v: the buffers of a finished interval (their capacity is reused: no fresh pages to fault
+  // in and clear for every interval).
+  const auto read_interval = [&](int t0, Interval v) {
+    v.seconds = 0;
+    {
+      Stopwatch sw(v.seconds);  // (stopped before v is moved out)
+      const int t1 = std::min(ntimes, t0 + tsol);
+      const std::size_t r0 = time_start[t0], nr = time_start[t1] - r0;
+      ms.read_data(r0, nr, c.data_column, v.data);
+      if (!predict_model) ms.read_data(r0, nr, c.model_column, v.model);
+      v.flag = ms.read_flag(r0, nr);
+      v.weight = ms.read_weight(r0, nr);
+      v.ant1 = ms.read_antenna1(r0, nr);
+      v.ant2 = ms.read_antenna2(r0, nr);
+      if (predict_model) v.uvw = ms.read_uvw(r0, nr);
+    }
     return v;
   };
   SerialQueue io;
   std::future<Interval> next;
-  std::future<void> written;  // the last write (at most one pending: bounded memory)
-  if (ntimes > 0) next = io.push([&] { return read_interval(0); });
+  // The last write (at most one pending: bounded memory); it hands its buffer back.
+  std::future<std::vector<Complex<float>>> written;
+  Interval spare;  // a finished interval's buffers, for the next read
+  std::vector<CalCell<T>> cells(static_cast<std::size_t>(ngroups));  // reused likewise
+  if (ntimes > 0) next = io.push([&] { return read_interval(0, Interval{}); });
   SolveWorkspace<T> workspace;
   for (int t0 = 0; t0 < ntimes; t0 += tsol) {
     const int t1 = std::min(ntimes, t0 + tsol);
@@ -295,7 +302,11 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       cur = next.get();
     }
     res.read_sec += cur.seconds;
-    if (t1 < ntimes) next = io.push([&, t1] { return read_interval(t1); });
+    if (t1 < ntimes) {
+      next = io.push([&, t1, buffers = std::move(spare)]() mutable {
+        return read_interval(t1, std::move(buffers));
+      });
+    }
     const std::vector<Complex<float>>& data = cur.data;
     std::vector<Complex<float>>& model = cur.model;
     std::vector<std::uint8_t>& flag = cur.flag;
@@ -313,7 +324,6 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       }
     }
     // Cells: (row, channel) samples of each channel group; autocorrelations left out.
-    std::vector<CalCell<T>> cells(static_cast<std::size_t>(ngroups));
     {
       Stopwatch sw(res.reorder_sec);
 #pragma omp parallel for
@@ -323,6 +333,11 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
         cell.num_pols = npol;
         const int c0 = g * csol, c1 = std::min(nchan, c0 + csol);
         const std::size_t expect = nr * std::size_t(c1 - c0);
+        cell.station1.clear();
+        cell.station2.clear();
+        cell.data.clear();
+        cell.model.clear();
+        cell.weight.clear();
         cell.station1.reserve(expect);
         cell.station2.reserve(expect);
         cell.data.reserve(expect * npol);
@@ -411,8 +426,11 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       }
     }
     if (corrected) {
-      std::optional<Stopwatch> sw(std::in_place, res.correct_sec);
-      std::vector<Complex<float>> out(data.size(), Complex<float>{0, 0});
+      std::vector<Complex<float>> out;
+      std::optional<Stopwatch> sw(std::in_place, res.write_wait_sec);
+      if (written.valid()) out = written.get();  // rethrows a failed write
+      sw.emplace(res.correct_sec);
+      out.assign(data.size(), Complex<float>{0, 0});
       bool new_flags = false;
 #pragma omp parallel for reduction(|| : new_flags)
       for (std::size_t r = 0; r < nr; ++r) {
@@ -433,20 +451,21 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
           }
         }
       }
-      sw.emplace(res.write_wait_sec);
-      if (written.valid()) written.get();  // rethrows a failed write
       sw.reset();
-      written = io.push([&res, &corrected, r0, nr, new_flags, out = std::move(out),
-                         flag = new_flags ? std::move(flag) : std::vector<std::uint8_t>()] {
-        Stopwatch w(res.write_sec);  // (only this thread adds to write_sec until get())
-        corrected->write(r0, nr, out);
-        if (new_flags) corrected->write_flags(r0, nr, flag);
-      });
+      written =
+          io.push([&res, &corrected, r0, nr, new_flags, out = std::move(out),
+                   flag = new_flags ? std::move(flag) : std::vector<std::uint8_t>()]() mutable {
+            Stopwatch w(res.write_sec);  // (only this thread adds to write_sec until get())
+            corrected->write(r0, nr, out);
+            if (new_flags) corrected->write_flags(r0, nr, flag);
+            return std::move(out);
+          });
     }
     if (log) {
       log->info("  times " + std::to_string(t0) + ".." + std::to_string(t1 - 1) + ": " +
                 std::to_string(ngroups) + " cell(s) solved");
     }
+    spare = std::move(cur);
   }
   if (res.num_cells == 0) res.min_iterations = 0;
   res.mean_iterations = res.num_cells > 0 ? double(iteration_sum) / res.num_cells : 0.0;

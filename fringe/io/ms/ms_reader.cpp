@@ -209,11 +209,39 @@ std::vector<std::array<double, 3>> MsReader::read_uvw(std::size_t start, std::si
 
 std::vector<Complex<float>> MsReader::read_data(std::size_t start, std::size_t n,
                                                 const std::string& column) const {
-  const casacore::Array<casacore::Complex> a = impl_->array<casacore::Complex>(column, start, n);
-  std::vector<Complex<float>> out(a.nelements());
-  std::size_t i = 0;
-  for (const casacore::Complex& z : a) out[i++] = {z.real(), z.imag()};
+  std::vector<Complex<float>> out;
+  read_data(start, n, column, out);
   return out;
+}
+
+void MsReader::read_data(std::size_t start, std::size_t n, const std::string& column,
+                         std::vector<Complex<float>>& out) const {
+  // casacore reads straight into out's storage (an Array sharing it): no temporary array and
+  // no copy, and out's capacity is reused from one call to the next.
+  static_assert(sizeof(Complex<float>) == sizeof(casacore::Complex) &&
+                alignof(Complex<float>) <= alignof(casacore::Complex));
+  impl_->require_column(column);
+  try {
+    std::size_t count = n;
+    const Slicer s = impl_->rows(start, count);
+    if (count == 0) {
+      out.clear();
+      return;
+    }
+    casacore::ArrayColumn<casacore::Complex> col(impl_->main, column);
+    const IPosition cell = col.shape(start);  // (pols, channels): fixed over the column
+    IPosition shape(cell.size() + 1);
+    for (std::size_t i = 0; i < cell.size(); ++i) shape[i] = cell[i];
+    shape[cell.size()] = static_cast<ssize_t>(count);
+    out.resize(static_cast<std::size_t>(shape.product()));
+    casacore::Array<casacore::Complex> a(shape, reinterpret_cast<casacore::Complex*>(out.data()),
+                                         casacore::SHARE);
+    col.getColumnRange(s, a, false);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw impl_->error("reading column " + column + " failed: " + e.what());
+  }
 }
 
 std::vector<std::uint8_t> MsReader::read_flag(std::size_t start, std::size_t n) const {

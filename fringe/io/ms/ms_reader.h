@@ -60,6 +60,10 @@ class MsReader {
   // A complex visibility column ("DATA", "MODEL_DATA", "CORRECTED_DATA", ...).
   std::vector<Complex<float>> read_data(std::size_t start_row = 0, std::size_t num_rows = kAllRows,
                                         const std::string& column = "DATA") const;
+  // The same into out (resized; its capacity is reused, so a caller reading chunk after chunk
+  // allocates once). Throws if the column's cells do not all have one shape.
+  void read_data(std::size_t start_row, std::size_t num_rows, const std::string& column,
+                 std::vector<Complex<float>>& out) const;
   std::vector<std::uint8_t> read_flag(std::size_t start_row = 0,
                                       std::size_t num_rows = kAllRows) const;  // 1 = flagged
   std::vector<float> read_weight(std::size_t start_row = 0, std::size_t num_rows = kAllRows) const;

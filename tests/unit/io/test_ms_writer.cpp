@@ -403,6 +403,21 @@ TEST(MsReader, ErrorsNameThePath) {
   ASSERT_EQ(t.size(), 3u);
   EXPECT_DOUBLE_EQ(t[0], kStartMjd * 86400.0 + 1.5 * kDt);
   EXPECT_EQ(r.read_data(3, 3).size(), 3u * 2 * 4);
+  // Into a caller's buffer: the same values as the returning form, row range after row range,
+  // reusing the buffer's storage (no reallocation for a range no larger than the first).
+  const auto all = r.read_data();
+  std::vector<Complex<float>> buf;
+  r.read_data(0, 4, "DATA", buf);
+  ASSERT_EQ(buf.size(), 4u * 2 * 4);
+  const Complex<float>* storage = buf.data();
+  r.read_data(2, 3, "DATA", buf);
+  ASSERT_EQ(buf.size(), 3u * 2 * 4);
+  EXPECT_EQ(buf.data(), storage);
+  for (std::size_t i = 0; i < buf.size(); ++i) {
+    EXPECT_EQ(buf[i].re, all[2 * 2 * 4 + i].re) << i;
+    EXPECT_EQ(buf[i].im, all[2 * 2 * 4 + i].im) << i;
+  }
+  EXPECT_THROW(r.read_data(0, 1, "MODEL_DATA", buf), Error);
 }
 
 }  // namespace
