@@ -93,13 +93,13 @@ int MsColumnWriter::num_channels() const { return impl_->nchan; }
 int MsColumnWriter::num_pols() const { return impl_->npol; }
 
 namespace {
-template <typename Out, typename In, typename Convert>
-void put_rows(casacore::Table& table, const std::string& path, const std::string& column, int npol,
-              int nchan, std::size_t start_row, std::size_t num_rows, const std::vector<In>& values,
-              Convert convert) {
+// Throws unless values fill rows [start_row, start_row + num_rows) of the table exactly.
+void check_rows(const casacore::Table& table, const std::string& path, const std::string& column,
+                int npol, int nchan, std::size_t start_row, std::size_t num_rows,
+                std::size_t num_values) {
   const std::size_t expected = num_rows * std::size_t(nchan) * std::size_t(npol);
-  if (values.size() != expected) {
-    throw column_error(path, column + ": " + std::to_string(values.size()) + " values for " +
+  if (num_values != expected) {
+    throw column_error(path, column + ": " + std::to_string(num_values) + " values for " +
                                  std::to_string(num_rows) + " rows, expected " +
                                  std::to_string(expected));
   }
@@ -108,10 +108,12 @@ void put_rows(casacore::Table& table, const std::string& path, const std::string
                                  std::to_string(start_row + num_rows) + " beyond the table's " +
                                  std::to_string(table.nrow()));
   }
-  if (num_rows == 0) return;
-  casacore::Array<Out> arr(casacore::IPosition(3, npol, nchan, ssize_t(num_rows)));
-  Out* d = arr.data();  // pol fastest, then channel, then row: the same flat order
-  for (std::size_t i = 0; i < expected; ++i) d[i] = convert(values[i]);
+}
+
+// arr: (npol, nchan, num_rows), pol fastest, then channel, then row.
+template <typename Out>
+void put_array(casacore::Table& table, const std::string& path, const std::string& column,
+               std::size_t start_row, std::size_t num_rows, const casacore::Array<Out>& arr) {
   try {
     casacore::ArrayColumn<Out> col(table, column);
     col.putColumnRange(casacore::Slicer(casacore::IPosition(1, ssize_t(start_row)),
@@ -126,16 +128,28 @@ void put_rows(casacore::Table& table, const std::string& path, const std::string
 void MsColumnWriter::write(std::size_t start_row, std::size_t num_rows,
                            const std::vector<Complex<float>>& values) {
   Impl& m = *impl_;
-  put_rows<casacore::Complex>(
-      m.table, m.path, m.column, m.npol, m.nchan, start_row, num_rows, values,
-      [](const Complex<float>& z) { return casacore::Complex(z.re, z.im); });
+  check_rows(m.table, m.path, m.column, m.npol, m.nchan, start_row, num_rows, values.size());
+  if (num_rows == 0) return;
+  // casacore reads the values where they are (an Array sharing their storage; putColumnRange
+  // does not write to it): no temporary copy of the block.
+  static_assert(sizeof(Complex<float>) == sizeof(casacore::Complex) &&
+                alignof(Complex<float>) <= alignof(casacore::Complex));
+  auto* shared =
+      const_cast<casacore::Complex*>(reinterpret_cast<const casacore::Complex*>(values.data()));
+  const casacore::Array<casacore::Complex> arr(
+      casacore::IPosition(3, m.npol, m.nchan, ssize_t(num_rows)), shared, casacore::SHARE);
+  put_array(m.table, m.path, m.column, start_row, num_rows, arr);
 }
 
 void MsColumnWriter::write_flags(std::size_t start_row, std::size_t num_rows,
                                  const std::vector<std::uint8_t>& flags) {
   Impl& m = *impl_;
-  put_rows<casacore::Bool>(m.table, m.path, "FLAG", m.npol, m.nchan, start_row, num_rows, flags,
-                           [](std::uint8_t f) { return f != 0; });
+  check_rows(m.table, m.path, "FLAG", m.npol, m.nchan, start_row, num_rows, flags.size());
+  if (num_rows == 0) return;
+  casacore::Array<casacore::Bool> arr(casacore::IPosition(3, m.npol, m.nchan, ssize_t(num_rows)));
+  casacore::Bool* d = arr.data();
+  for (std::size_t i = 0; i < flags.size(); ++i) d[i] = flags[i] != 0;
+  put_array(m.table, m.path, "FLAG", start_row, num_rows, arr);
 }
 
 void MsColumnWriter::flush() {
