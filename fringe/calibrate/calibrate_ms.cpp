@@ -233,9 +233,13 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     Stopwatch sw(res.predict_sec);
     const std::array<double, 2> centre = ms.phase_centre_rad();
     predictor.emplace(c.sky_model_path, centre[0], centre[1], freqs, npol);
+#ifdef FRINGE_HAVE_CUDA
+    if (c.use_gpu && !cuda_devices().empty()) predictor->use_gpu(0);
+#endif
     if (log) {
       log->info("Model: " + std::to_string(predictor->num_sources()) + " point source(s) from " +
-                c.sky_model_path + " (no station beam)");
+                c.sky_model_path + " (no station beam), predicted on " +
+                (predictor->gpu() >= 0 ? "GPU 0" : "the CPU"));
     }
   }
 

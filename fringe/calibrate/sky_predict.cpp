@@ -7,6 +7,9 @@
 #include "fringe/astro/direction.h"
 #include "fringe/core/error.h"
 #include "fringe/predict/predict.h"
+#ifdef FRINGE_HAVE_CUDA
+#include "fringe/predict/predict_cuda.h"
+#endif
 #include "fringe/sky/sky_text_reader.h"
 #include "fringe/sky/spectrum.h"
 #include "fringe/vis/baseline.h"
@@ -39,6 +42,18 @@ SkyPredictor::SkyPredictor(const std::string& sky_path, double ra0_rad, double d
     u_.push_back(st.U);
     v_.push_back(st.V);
   }
+}
+
+void SkyPredictor::use_gpu(int device) {
+#ifdef FRINGE_HAVE_CUDA
+  gpu_ = device;
+#else
+  if (device >= 0) {
+    throw Error("sky model prediction on GPU " + std::to_string(device) +
+                ": this build has no CUDA back end");
+  }
+  gpu_ = -1;
+#endif
 }
 
 void SkyPredictor::predict_time(int num_stations, const int* a1, const int* a2,
@@ -100,7 +115,15 @@ void SkyPredictor::predict_time(int num_stations, const int* a1, const int* a2,
     std::fill(autos.begin(), autos.end(), Complex<double>{0, 0});
     if (!l_.empty() && ns >= 1) {
       predict::PredictOutput<double> out{ns >= 2 ? cross.data() : nullptr, autos.data()};
+#ifdef FRINGE_HAVE_CUDA
+      if (gpu_ >= 0) {
+        predict::predict_direct_cuda(in, out, gpu_);
+      } else {
+        predict::predict_direct_cpu(in, out);
+      }
+#else
       predict::predict_direct_cpu(in, out);
+#endif
     }
     for (std::size_t r = 0; r < num_rows; ++r) {
       const int p = a1[r], q = a2[r];
