@@ -311,15 +311,27 @@ bool apply_inverse_row(const Jones<T>& gp, const Jones<T>& gq, const Complex<T>*
     c[0] = r[0] / d;
     return true;
   }
-  const Complex<T> dp = jones_det(gp), dq = jones_det(gq);
-  if (!(abs2(dp) > T(0)) || !(abs2(dq) > T(0))) return false;
-  const Jones<T> x =
-      jones_mul_h(jones_inverse(gp) * Jones<T>{r[0], r[1], r[2], r[3]}, jones_inverse(gq));
+  Jones<T> inv_p, inv_q;
+  if (!invert_gain(gp, inv_p) || !invert_gain(gq, inv_q)) return false;
+  apply_inverses_row(inv_p, inv_q, r, c);
+  return true;
+}
+
+template <typename T>
+bool invert_gain(const Jones<T>& g, Jones<T>& inverse) {
+  if (!(abs2(jones_det(g)) > T(0))) return false;
+  inverse = jones_inverse(g);
+  return true;
+}
+
+template <typename T>
+void apply_inverses_row(const Jones<T>& inv_p, const Jones<T>& inv_q, const Complex<T>* r,
+                        Complex<T>* c) {
+  const Jones<T> x = jones_mul_h(inv_p * Jones<T>{r[0], r[1], r[2], r[3]}, inv_q);
   c[0] = x.a;
   c[1] = x.b;
   c[2] = x.c;
   c[3] = x.d;
-  return true;
 }
 
 template <typename T>
@@ -371,6 +383,9 @@ CellSolution<T> solve_cell_cpu(const CalCell<T>& cell, const CalOptions& options
                                const std::vector<std::uint8_t>&, GainType);                        \
   template bool apply_inverse_row(const Jones<T>&, const Jones<T>&, const Complex<T>*,             \
                                   Complex<T>*, int);                                               \
+  template bool invert_gain(const Jones<T>&, Jones<T>&);                                           \
+  template void apply_inverses_row(const Jones<T>&, const Jones<T>&, const Complex<T>*,            \
+                                   Complex<T>*);                                                   \
   template CellSolution<T> solve_cell_cpu(const CalCell<T>&, const CalOptions&);
 
 FRINGE_CAL_DATA_INSTANTIATE(float)

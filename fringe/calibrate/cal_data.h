@@ -105,6 +105,16 @@ template <typename T>
 double residual_rms(const CalCell<T>& cell, const std::vector<Jones<T>>& gains,
                     const std::vector<std::uint8_t>& station_flags, GainType type);
 
+// G^-1 of one station's 2x2 gain into inverse; false (inverse untouched) if G is singular.
+template <typename T>
+bool invert_gain(const Jones<T>& g, Jones<T>& inverse);
+
+// C_pq = G_p^-1 R_pq G_q^-H for one row of 4 pols from the stations' inverses (invert_gain):
+// the same values as apply_inverse_row, with each inverse computed once per station.
+template <typename T>
+void apply_inverses_row(const Jones<T>& inv_p, const Jones<T>& inv_q, const Complex<T>* r,
+                        Complex<T>* c);
+
 // C_pq = G_p^-1 R_pq G_q^-H for one row (4 pols, or 1 pol with scalar gains a). Returns false
 // (and leaves c untouched) if either gain is singular.
 template <typename T>

@@ -435,6 +435,15 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       if (written.valid()) out = written.get();  // rethrows a failed write
       sw.emplace(res.correct_sec);
       out.assign(data.size(), Complex<float>{0, 0});
+      // 4 pols: every station's G^-1 once per cell, not once per sample (the same values).
+      std::vector<Jones<T>> inverse(npol == 4 ? std::size_t(ngroups) * nst : 0);
+      std::vector<std::uint8_t> invertible(inverse.size(), 0);
+#pragma omp parallel for
+      for (std::size_t j = 0; j < inverse.size(); ++j) {
+        const CellSolution<T>& s = sols[j / nst];
+        const std::size_t p = j % nst;
+        invertible[j] = !s.flagged[p] && invert_gain(s.gains[p], inverse[j]);
+      }
       bool new_flags = false;
 #pragma omp parallel for reduction(|| : new_flags)
       for (std::size_t r = 0; r < nr; ++r) {
@@ -444,8 +453,16 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
           const std::size_t i = (r * nchan + ch) * npol;
           Complex<T> in[4], res4[4];
           for (int k = 0; k < npol; ++k) in[k] = complex_cast<T>(data[i + k]);
-          const bool ok = !s.flagged[p] && !s.flagged[q] &&
-                          apply_inverse_row(s.gains[p], s.gains[q], in, res4, npol);
+          bool ok = false;
+          if (npol == 4) {
+            const std::size_t jp = std::size_t(ch / csol) * nst + p;
+            const std::size_t jq = std::size_t(ch / csol) * nst + q;
+            ok = invertible[jp] && invertible[jq];
+            if (ok) apply_inverses_row(inverse[jp], inverse[jq], in, res4);
+          } else {
+            ok = !s.flagged[p] && !s.flagged[q] &&
+                 apply_inverse_row(s.gains[p], s.gains[q], in, res4, npol);
+          }
           for (int k = 0; k < npol; ++k) {
             out[i + k] = ok ? complex_cast<float>(res4[k]) : Complex<float>{0, 0};
             if (!ok && !flag[i + k]) {
