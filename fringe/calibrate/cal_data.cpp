@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "fringe/calibrate/stefcal_iterate.h"
 #include "fringe/calibrate/stefcal_math.h"
 #include "fringe/core/error.h"
 
@@ -181,11 +182,9 @@ SolveStatus solve_full_jones(const CalCell<T>& cell, const std::vector<std::uint
   }
   const int n = cell.num_stations;
   if (int(gains.size()) != n) gains.assign(std::size_t(n), jones_identity<T>());
-  std::vector<Jones<T>> g = gains, g_new(static_cast<std::size_t>(n)),
-                        num(static_cast<std::size_t>(n)), den(static_cast<std::size_t>(n));
-  SolveStatus status;
-  StefcalMonitor monitor;
-  for (int it = 1; it <= options.max_iterations; ++it) {
+  std::vector<Jones<T>> g = gains, num(static_cast<std::size_t>(n)),
+                        den(static_cast<std::size_t>(n));
+  const auto update = [&](const std::vector<Jones<T>>& in, std::vector<Jones<T>>& out) {
     for (int p = 0; p < n; ++p) num[p] = den[p] = jones_zero<T>();
     for (std::size_t r = 0; r < cell.num_rows(); ++r) {
       const int p = cell.station1[r], q = cell.station2[r];
@@ -194,44 +193,21 @@ SolveStatus solve_full_jones(const CalCell<T>& cell, const std::vector<std::uint
       if (!(w > T(0))) continue;
       const Jones<T> rpq = row_jones(cell.data, r), mpq = row_jones(cell.model, r);
       // For p: Z = M_pq G_q^H, num += R Z^H, den += Z Z^H.
-      const Jones<T> zp = jones_mul_h(mpq, g[q]);
+      const Jones<T> zp = jones_mul_h(mpq, in[q]);
       num[p] += jones_mul_h(rpq, zp) * w;
       den[p] += jones_mul_h(zp, zp) * w;
       // For q: R_qp = R_pq^H, M_qp = M_pq^H, Z = M_qp G_p^H.
-      const Jones<T> zq = jones_mul_h(jones_h(mpq), g[p]);
+      const Jones<T> zq = jones_mul_h(jones_h(mpq), in[p]);
       num[q] += jones_mul_h(jones_h(rpq), zq) * w;
       den[q] += jones_mul_h(zq, zq) * w;
     }
     // G_p = N_p D_p^-1, 0 if singular (the formula of the GPU kernel, stefcal_math.h).
     for (int p = 0; p < n; ++p) {
-      g_new[p] =
+      out[p] =
           station_flags[p] ? jones_zero<T>() : full_jones_gain(FullJonesSums<T>{num[p], den[p]});
     }
-    status.iterations = it;
-    if (it % 2 == 0) {
-      double diff2 = 0, norm2 = 0;
-      for (int p = 0; p < n; ++p) {
-        diff2 += double(jones_norm2(g_new[p] - g[p]));
-        norm2 += double(jones_norm2(g_new[p]));
-      }
-      if (!(norm2 > 0)) {
-        status.state = SolveState::NoData;
-        g = g_new;
-        break;
-      }
-      status.last_change = stefcal_relative_change(diff2, norm2);
-      const int verdict =
-          stefcal_check(monitor, status.last_change, options.tolerance, options.stall_checks);
-      if (verdict != 0 || it == options.max_iterations) {
-        if (verdict != 0) status.state = verdict == 1 ? SolveState::Converged : SolveState::Stalled;
-        g = g_new;
-        break;
-      }
-      for (int p = 0; p < n; ++p) g[p] = stefcal_average(g_new[p], g[p]);
-    } else {
-      g.swap(g_new);
-    }
-  }
+  };
+  const SolveStatus status = stefcal_iterate(g, options, update);
   gains = g;
   return status;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fringe/calibrate/stefcal.h"
+#include "fringe/calibrate/stefcal_iterate.h"
 #include "fringe/calibrate/stefcal_math.h"
 #include "fringe/core/error.h"
 
@@ -68,39 +69,11 @@ SolveStatus solve_one(int n, const Complex<T>* a, const T* b, Complex<T>* gains,
     throw Error("solve_scalar: bad size " + std::to_string(n) + " or max_iterations " +
                 std::to_string(options.max_iterations));
   }
-  SolveStatus status;
-  std::vector<Complex<T>> g(gains, gains + n), g_new(static_cast<std::size_t>(n));
-  StefcalMonitor monitor;
-  for (int it = 1; it <= options.max_iterations; ++it) {
-    // Every receptor from the previous iterate (Jacobi order, as Algorithm 1 and the GPU).
-    update_all(n, a, b, g.data(), g_new.data(), parallel_rows);
-    status.iterations = it;
-    if (it % 2 == 0) {
-      double diff2 = 0, norm2 = 0;
-      for (int p = 0; p < n; ++p) {
-        diff2 += double(abs2(g_new[p] - g[p]));
-        norm2 += double(abs2(g_new[p]));
-      }
-      if (!(norm2 > 0)) {
-        status.state = SolveState::NoData;
-        g = g_new;
-        break;
-      }
-      status.last_change = stefcal_relative_change(diff2, norm2);
-      const int verdict =
-          stefcal_check(monitor, status.last_change, options.tolerance, options.stall_checks);
-      if (verdict != 0) {
-        status.state = verdict == 1 ? SolveState::Converged : SolveState::Stalled;
-        g = g_new;
-        break;
-      }
-      for (int p = 0; p < n; ++p) g[p] = stefcal_average(g_new[p], g[p]);
-      if (it == options.max_iterations) g = g_new;
-    } else {
-      g.swap(g_new);
-      if (it == options.max_iterations) break;
-    }
-  }
+  std::vector<Complex<T>> g(gains, gains + n);
+  const SolveStatus status = stefcal_iterate(
+      g, options, [&](const std::vector<Complex<T>>& in, std::vector<Complex<T>>& out) {
+        update_all(n, a, b, in.data(), out.data(), parallel_rows);
+      });
   // The solution is the last update (un-averaged), on every exit path.
   for (int p = 0; p < n; ++p) gains[p] = g[p];
   return status;
