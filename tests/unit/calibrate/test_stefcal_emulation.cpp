@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "cal_test_batch.h"
 #include "cal_test_util.h"
 #include "fringe/calibrate/cal_data.h"
 #include "fringe/calibrate/stefcal.h"
@@ -26,25 +27,8 @@ namespace {
 using fringe::Complex;
 using namespace fringe::calibrate;
 
-struct Batch {
-  int n = 0;
-  std::vector<Complex<double>> a;
-  std::vector<double> b;
-};
-
-Batch make_batch(int num, int stations, GainType type, double sigma, unsigned seed) {
-  Batch batch;
-  for (int k = 0; k < num; ++k) {
-    const auto pr = cal_test::make_problem(stations, 1, type, false, sigma, seed + k);
-    std::vector<Complex<double>> ak;
-    std::vector<double> bk;
-    build_normal_equations(pr.cell, type, std::vector<std::uint8_t>(stations, 0), ak, bk);
-    batch.n = num_receptors(type, stations);
-    batch.a.insert(batch.a.end(), ak.begin(), ak.end());
-    batch.b.insert(batch.b.end(), bk.begin(), bk.end());
-  }
-  return batch;
-}
+using cal_test::Batch;
+using cal_test::make_batch;
 
 // Returns the emulated gains and states.
 std::vector<Complex<double>> expect_emulated_equals_cpu(const Batch& batch, int num,
@@ -165,17 +149,8 @@ TEST(StefcalCudaEmulation, FixedOddIterationCount) {
 
 TEST(StefcalCudaEmulation, ReceptorAndProblemWithoutData) {
   Batch batch = make_batch(3, 10, GainType::Scalar, 0.0, 70);
-  const int n = batch.n;
-  for (int q = 0; q < n; ++q) {
-    for (std::size_t i : {std::size_t(n) * n + 3 * n + q, std::size_t(n) * n + q * n + 3}) {
-      batch.a[i] = {0, 0};
-      batch.b[i] = 0;
-    }
-  }
-  for (std::size_t i = 2 * std::size_t(n) * n; i < 3 * std::size_t(n) * n; ++i) {
-    batch.a[i] = {0, 0};
-    batch.b[i] = 0;
-  }
+  cal_test::remove_receptor(batch, 1, 3);
+  cal_test::remove_problem(batch, 2);
   SolverOptions o;
   o.tolerance = 1e-8;
   expect_emulated_equals_cpu(batch, 3, o, 1, 2);
@@ -203,25 +178,13 @@ TEST(StefcalCudaEmulation, SharedRowsSameAsGlobal) {
   EXPECT_EQ(st[0].state, SolveState::Converged);
 }
 
-// Full-Jones: cells of a polarised model (a unique solution), A and B built from them as the
-// GPU path of calibrate_ms does, the kernel against solve_full_jones on the same cells.
-struct JonesBatch {
-  int n = 0;
-  std::vector<cal_test::Problem> problems;
-  std::vector<std::vector<std::uint8_t>> flags;
-  std::vector<Complex<double>> a, b;
-  std::vector<fringe::Jones<double>> start;  // starting gains [problem][station]
-};
-
+// Full-Jones: cells of a polarised model (a unique solution), one sample per baseline, A and
+// B built from them as the GPU path of calibrate_ms does, the kernel against
+// solve_full_jones on the same cells.
+using cal_test::build_jones;
+using cal_test::JonesBatch;
 JonesBatch make_jones_batch(int num, int stations, double sigma, unsigned seed) {
-  JonesBatch batch;
-  batch.n = stations;
-  for (int k = 0; k < num; ++k) {
-    batch.problems.push_back(
-        cal_test::make_problem(stations, 1, GainType::FullJones, true, sigma, seed + k));
-  }
-  batch.start.assign(std::size_t(stations) * num, fringe::jones_identity<double>());
-  return batch;
+  return cal_test::make_jones_batch(num, stations, sigma, seed, 1);
 }
 
 // Starting gains near the truth (each element off by ~10 %): from the identity the small
@@ -235,19 +198,6 @@ void start_near_truth(JonesBatch& batch, unsigned seed) {
           t.a + cal_test::rand_c(rng, 0.1), t.b + cal_test::rand_c(rng, 0.1),
           t.c + cal_test::rand_c(rng, 0.1), t.d + cal_test::rand_c(rng, 0.1)};
     }
-  }
-}
-
-void build_jones(JonesBatch& batch, int min_baselines) {
-  batch.a.clear();
-  batch.b.clear();
-  batch.flags.clear();
-  for (const auto& pr : batch.problems) {
-    batch.flags.push_back(flag_stations(pr.cell, min_baselines));
-    std::vector<Complex<double>> ak, bk;
-    build_full_jones_normal_equations(pr.cell, batch.flags.back(), ak, bk);
-    batch.a.insert(batch.a.end(), ak.begin(), ak.end());
-    batch.b.insert(batch.b.end(), bk.begin(), bk.end());
   }
 }
 

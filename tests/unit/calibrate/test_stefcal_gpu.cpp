@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cal_test_batch.h"
 #include "cal_test_ms.h"
 #include "cal_test_util.h"
 #include "fringe/calibrate/cal_data.h"
@@ -35,28 +36,8 @@ using namespace fringe::calibrate;
     if (fringe::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU"; \
   } while (0)
 
-struct Batch {
-  int n = 0;
-  std::vector<Complex<double>> a;
-  std::vector<double> b;
-  std::vector<std::vector<fringe::Jones<double>>> truth;
-};
-
-// num problems of a type (Scalar: n = stations, Diagonal: n = 2 stations), noise sigma.
-Batch make_batch(int num, int stations, GainType type, double sigma, unsigned seed) {
-  Batch batch;
-  for (int k = 0; k < num; ++k) {
-    const auto pr = cal_test::make_problem(stations, 1, type, false, sigma, seed + k);
-    std::vector<Complex<double>> ak;
-    std::vector<double> bk;
-    build_normal_equations(pr.cell, type, std::vector<std::uint8_t>(stations, 0), ak, bk);
-    batch.n = num_receptors(type, stations);
-    batch.a.insert(batch.a.end(), ak.begin(), ak.end());
-    batch.b.insert(batch.b.end(), bk.begin(), bk.end());
-    batch.truth.push_back(pr.true_gains);
-  }
-  return batch;
-}
+using cal_test::Batch;
+using cal_test::make_batch;
 
 double max_rel_diff(const std::vector<Complex<double>>& x, const std::vector<Complex<double>>& y) {
   double worst = 0;
@@ -140,16 +121,8 @@ TEST(StefcalGpu, FlaggedReceptorsAndEmptyProblems) {
   Batch batch = make_batch(3, 20, GainType::Scalar, 0.0, 80);
   const int n = batch.n;
   // Problem 1: receptor 5 without data. Problem 2: no data at all.
-  for (int q = 0; q < n; ++q) {
-    for (std::size_t i : {std::size_t(n) * n + 5 * n + q, std::size_t(n) * n + q * n + 5}) {
-      batch.a[i] = {0, 0};
-      batch.b[i] = 0;
-    }
-  }
-  for (std::size_t i = 2 * std::size_t(n) * n; i < 3 * std::size_t(n) * n; ++i) {
-    batch.a[i] = {0, 0};
-    batch.b[i] = 0;
-  }
+  cal_test::remove_receptor(batch, 1, 5);
+  cal_test::remove_problem(batch, 2);
   SolverOptions o;
   o.tolerance = 1e-12;
   expect_same_as_cpu(batch, 3, o, 0);
@@ -237,35 +210,14 @@ namespace {
 
 // Full-Jones problems: cells of a polarised model (a unique solution up to the phase), with
 // their A, B for the GPU.
-struct JonesBatch {
-  int n = 0;
-  std::vector<cal_test::Problem> problems;
-  std::vector<std::vector<std::uint8_t>> flags;
-  std::vector<Complex<double>> a, b;
-};
+using cal_test::JonesBatch;
 
+// Two samples per baseline.
 JonesBatch make_jones_batch(int num, int stations, double sigma, unsigned seed) {
-  JonesBatch batch;
-  batch.n = stations;
-  for (int k = 0; k < num; ++k) {
-    batch.problems.push_back(
-        cal_test::make_problem(stations, 2, GainType::FullJones, true, sigma, seed + k));
-  }
-  return batch;
+  return cal_test::make_jones_batch(num, stations, sigma, seed, 2);
 }
 
-void build_jones(JonesBatch& batch) {
-  batch.a.clear();
-  batch.b.clear();
-  batch.flags.clear();
-  for (const auto& pr : batch.problems) {
-    batch.flags.push_back(flag_stations(pr.cell, 4));
-    std::vector<Complex<double>> ak, bk;
-    build_full_jones_normal_equations(pr.cell, batch.flags.back(), ak, bk);
-    batch.a.insert(batch.a.end(), ak.begin(), ak.end());
-    batch.b.insert(batch.b.end(), bk.begin(), bk.end());
-  }
-}
+void build_jones(JonesBatch& batch) { cal_test::build_jones(batch, 4); }
 
 // GPU against solve_full_jones (CPU, from the samples), both from the identity: states and
 // iterations (within one check) and raw gains to 1e-10. Returns the GPU gains and statuses.
