@@ -42,6 +42,16 @@ Error setting_error(const std::string& key, const std::string& value, const std:
   return Error::in_setting(key, value, what);
 }
 
+// The GPU is used when asked for (calibrate/use_gpus) and there, in a CUDA build.
+bool uses_gpu(bool asked) {
+#ifdef FRINGE_HAVE_CUDA
+  return asked && !cuda_devices().empty();
+#else
+  (void)asked;
+  return false;
+#endif
+}
+
 #ifdef FRINGE_HAVE_CUDA
 // Full-Jones cells on GPU 0: A, B of the cells (stefcal_math.h, 32 n^2 complex values per
 // cell) built in parallel, solved in one batch per chunk of cells (a chunk holds at most
@@ -105,16 +115,17 @@ struct SolveWorkspace {
 };
 
 // The solutions of one interval's cells (one per channel group); the parts of the time go to
-// res (normal equations, solver, residuals).
+// res (normal equations, solver, residuals). gpu: solve on GPU 0 (uses_gpu: asked for and
+// there, in a CUDA build).
 template <typename T>
 std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
-                                         const CalOptions& options, bool use_gpu,
-                                         SolveWorkspace<T>& ws, CalibrateMsResult& res) {
+                                         const CalOptions& options, bool gpu, SolveWorkspace<T>& ws,
+                                         CalibrateMsResult& res) {
   std::string& backend = res.backend;
   const int num = int(cells.size());
   std::vector<CellSolution<T>> sols(cells.size());
 #ifdef FRINGE_HAVE_CUDA
-  if (options.type == GainType::FullJones && num > 0 && use_gpu && !cuda_devices().empty()) {
+  if (options.type == GainType::FullJones && num > 0 && gpu) {
     solve_full_jones_cells_gpu(cells, options, sols, res);
     backend = "gpu 0";
     return sols;
@@ -130,10 +141,6 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
   const int n_st = cells[0].num_stations;
   const int n = num_receptors(options.type, n_st);
   const std::size_t nn = std::size_t(n) * n;
-  bool gpu = false;
-#ifdef FRINGE_HAVE_CUDA
-  gpu = use_gpu && !cuda_devices().empty();
-#endif
   {
     Stopwatch sw(res.normal_eq_sec);
     if (ws.a.size() != nn * num) {
@@ -151,23 +158,20 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
   }
   std::vector<Complex<T>> g(std::size_t(n) * num, Complex<T>{T(1), T(0)});
   std::vector<SolveStatus> status(cells.size());
-  bool solved = false;
   {
     Stopwatch sw(res.solver_sec);
+    if (gpu) {  // (never in a build without CUDA: uses_gpu)
 #ifdef FRINGE_HAVE_CUDA
-    if (gpu) {
       if (!ws.gpu || ws.gpu->num_problems() != num || ws.gpu->n() != n) {
-        ws.gpu.reset();
+        ws.gpu.reset();  // its GPU memory first
         ws.gpu = std::make_unique<StefcalCuda<T>>(0, num, n);
       }
       ws.gpu->upload(ws.a.data(), ws.b.data());
       ws.gpu->solve(g.data(), options.solver);
       ws.gpu->download(g.data(), status.data());
       backend = "gpu 0";
-      solved = true;
-    }
 #endif
-    if (!solved) {
+    } else {
       solve_scalar_batch_cpu(num, n, ws.a.data(), ws.b.data(), g.data(), status.data(),
                              options.solver);
       backend = "cpu";
@@ -228,14 +232,13 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   const int ngroups = (nchan + csol - 1) / csol;
   const std::vector<double> freqs = ms.channel_frequencies_hz();
   const double interval0 = nrows > 0 ? ms.read_interval(0, 1)[0] : 0.0;
+  const bool gpu = uses_gpu(c.use_gpu);
   std::optional<SkyPredictor> predictor;
   if (predict_model) {
     Stopwatch sw(res.predict_sec);
     const std::array<double, 2> centre = ms.phase_centre_rad();
     predictor.emplace(c.sky_model_path, centre[0], centre[1], freqs, npol);
-#ifdef FRINGE_HAVE_CUDA
-    if (c.use_gpu && !cuda_devices().empty()) predictor->use_gpu(0);
-#endif
+    if (gpu) predictor->use_gpu(0);
     if (log) {
       log->info("Model: " + std::to_string(predictor->num_sources()) + " point source(s) from " +
                 c.sky_model_path + " (no station beam), predicted on " +
@@ -380,7 +383,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     std::vector<CellSolution<T>> sols;
     {
       Stopwatch sw(res.solve_sec);
-      sols = solve_cells(cells, c.options, c.use_gpu, workspace, res);
+      sols = solve_cells(cells, c.options, gpu, workspace, res);
     }
     const double tc = 0.5 * (times[r0] + times[r1 - 1]);
     const double span = times[r1 - 1] - times[r0] + interval0;
