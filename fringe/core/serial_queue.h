@@ -20,14 +20,14 @@ namespace fringe {
 
 class SerialQueue {
  public:
-  SerialQueue() : worker_([this](std::stop_token stop) { loop(stop); }) {}
+  SerialQueue() : worker_([this] { loop(); }) {}
   ~SerialQueue() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       closing_ = true;
     }
     wake_.notify_one();
-    // jthread's destructor requests stop and joins; the loop drains the queue first.
+    // jthread's destructor joins; the loop drains the queue first.
   }
   SerialQueue(const SerialQueue&) = delete;
   SerialQueue& operator=(const SerialQueue&) = delete;
@@ -46,7 +46,7 @@ class SerialQueue {
   }
 
  private:
-  void loop(const std::stop_token& /*stop*/) {
+  void loop() {
     for (;;) {
       std::function<void()> task;
       {
