@@ -7,7 +7,6 @@ usage: check_wsclean.py --writer EXE --workdir DIR
 import argparse
 import math
 import os
-import shutil
 import subprocess
 import sys
 
@@ -19,17 +18,10 @@ def main():
     ap.add_argument("--writer", required=True)
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
-    wsclean = shutil.which("wsclean")
-    if not wsclean:
-        print("SKIP: wsclean not installed")
-        return util.SKIP
-    try:
-        import numpy as np
-        from astropy.io import fits
-        from astropy.wcs import WCS
-    except ImportError as e:
-        print("SKIP: needs numpy and astropy:", e)
-        return util.SKIP
+    wsclean = util.require_wsclean_and_astropy()
+    import numpy as np
+    from astropy.io import fits
+    from astropy.wcs import WCS
 
     size, scale_asec = 256, 2.0
     scale = math.radians(scale_asec / 3600.0)

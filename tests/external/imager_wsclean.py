@@ -11,7 +11,6 @@ usage: imager_wsclean.py --sim EXE --imager EXE --workdir DIR
 import argparse
 import math
 import os
-import shutil
 import subprocess
 import sys
 
@@ -65,17 +64,10 @@ def main():
     ap.add_argument("--imager", required=True)
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
-    wsclean = shutil.which("wsclean")
-    if not wsclean:
-        print("SKIP: wsclean not installed")
-        return util.SKIP
-    try:
-        import numpy as np
-        from astropy.io import fits
-        from astropy.wcs import WCS
-    except ImportError as e:
-        print("SKIP: needs numpy and astropy:", e)
-        return util.SKIP
+    wsclean = util.require_wsclean_and_astropy()
+    import numpy as np
+    from astropy.io import fits
+    from astropy.wcs import WCS
     os.makedirs(args.workdir, exist_ok=True)
     size, scale_asec = 256, 0.25
     scale = math.radians(scale_asec / 3600.0)

@@ -6,6 +6,7 @@ from this side, not from fringe.
 """
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -21,6 +22,22 @@ def require_casacore():
     except ImportError:
         print("SKIP: python3-casacore is not installed")
         sys.exit(SKIP)
+
+
+def require_wsclean_and_astropy():
+    """WSClean's path; exits with SKIP when wsclean, numpy or astropy is missing."""
+    wsclean = shutil.which("wsclean")
+    if not wsclean:
+        print("SKIP: wsclean not installed")
+        sys.exit(SKIP)
+    try:
+        import numpy  # noqa: F401
+        import astropy.io.fits  # noqa: F401
+        import astropy.wcs  # noqa: F401
+    except ImportError as e:
+        print("SKIP: needs numpy and astropy:", e)
+        sys.exit(SKIP)
+    return wsclean
 
 
 def geodetic_to_ecef(lon_rad, lat_rad, alt_m):
