@@ -87,7 +87,8 @@ void create_main_and_default_subtables(const std::string& path, int npol, int nc
   setup.bindColumn(MS::columnName(MS::DATA), tiled_data);
   setup.bindColumn(MS::columnName(MS::FLAG), tiled_flag);
 
-  ms = std::make_unique<MeasurementSet>(setup, 0);
+  // Locked until closed: the writer's column tasks run concurrently (column_tasks.h).
+  ms = std::make_unique<MeasurementSet>(setup, TableLock(TableLock::PermanentLocking), 0);
   ms->createDefaultSubtables(Table::New);
 
   // SOURCE (empty, with the optional POSITION and REST_FREQUENCY columns, as OSKAR).

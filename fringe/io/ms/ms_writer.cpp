@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "fringe/core/error.h"
+#include "fringe/io/ms/column_tasks.h"
 #include "fringe/io/ms/ms_column_detail.h"
 #include "fringe/io/ms/ms_path.h"
 #include "fringe/io/ms/ms_tables.h"
@@ -190,46 +191,42 @@ struct MsWriter::Impl {
     cols->flagRow().putColumnRange(rows, casacore::Vector<casacore::Bool>(count, false));
   }
 
+  // Arrays of constants reused from block to block (no fresh pages to fault in and clear).
+  const casacore::Array<casacore::Bool>& false_flags(const IPosition& shape) {
+    if (!flags_false.shape().isEqual(shape)) {
+      flags_false.resize(shape);  // (Array::operator= needs conforming shapes)
+      flags_false = false;
+    }
+    return flags_false;
+  }
+  const casacore::Matrix<casacore::Float>& unit_weights(std::size_t nrows) {
+    if (ones.ncolumn() != nrows || int(ones.nrow()) != ms_npol) {
+      ones.resize(ms_npol, nrows);
+      ones = 1.0f;
+    }
+    return ones;
+  }
+  casacore::Array<casacore::Bool> flags_false;
+  casacore::Matrix<casacore::Float> ones;
+
+  // DATA (or MODEL_DATA) of the block in MS order: Fortran order, pol fastest, then channel,
+  // then row.
   template <typename T>
-  void write(const vis::VisBlock<T>& block, bool model = false) {
-    if (finished) throw ms_error(final_path, "append_block() after finish()");
-    check_block(block);
+  casacore::Array<casacore::Complex> visibilities(const vis::VisBlock<T>& block) const {
     const int nt = block.num_times();
     const int nc = block.num_channels();
     const std::size_t per_time = slots.size();
     const std::size_t nrows = per_time * std::size_t(nt);
-    if (nrows == 0 || nc == 0) return;
-    const std::size_t row0 = per_time * std::size_t(block.start_time_index);
     const int npol_in = block.num_pols();
     const bool casa = meta.casa_phase_convention;
     const bool expand_scalar = (npol_in == 1 && ms_npol == 4);
-
-    casacore::Vector<casacore::Int> ant1(nrows), ant2(nrows);
-    casacore::Matrix<casacore::Double> uvw(3, nrows);
     casacore::Array<casacore::Complex> data(IPosition(3, ms_npol, nc, nrows));
-    casacore::Complex* d = data.data();  // Fortran order: pol fastest, then channel, row
-
+    casacore::Complex* d = data.data();
     for (int t = 0; t < nt; ++t) {
       for (std::size_t s = 0; s < per_time; ++s) {
         const std::size_t row = std::size_t(t) * per_time + s;
         const RowSlot& slot = slots[s];
-        std::array<double, 3> w{0.0, 0.0, 0.0};
-        bool flip = false;  // write V^H (non-CASA convention, crosses only)
-        if (slot.is_auto) {
-          ant1(row) = ant2(row) = slot.a;
-        } else {
-          w = block.uvw(t, slot.b);
-          if (casa) {
-            ant1(row) = slot.a;
-            ant2(row) = slot.q;
-          } else {
-            ant1(row) = slot.q;
-            ant2(row) = slot.a;
-            for (double& x : w) x = -x;
-            flip = true;
-          }
-        }
-        for (int k = 0; k < 3; ++k) uvw(k, row) = w[k];
+        const bool flip = !slot.is_auto && !casa;  // write V^H (non-CASA convention, crosses)
         for (int c = 0; c < nc; ++c) {
           const Complex<T>* v =
               slot.is_auto ? &block.autos(t, c, slot.a, 0) : &block.cross(t, c, slot.b, 0);
@@ -253,7 +250,52 @@ struct MsWriter::Impl {
         }
       }
     }
+    return data;
+  }
 
+  // UVW [m] of the block's rows (non-CASA convention: negated).
+  template <typename T>
+  casacore::Matrix<casacore::Double> baseline_uvw(const vis::VisBlock<T>& block) const {
+    const std::size_t per_time = slots.size();
+    const double sign = meta.casa_phase_convention ? 1.0 : -1.0;
+    casacore::Matrix<casacore::Double> uvw(3, per_time * std::size_t(block.num_times()), 0.0);
+    for (int t = 0; t < block.num_times(); ++t) {
+      for (std::size_t s = 0; s < per_time; ++s) {
+        if (slots[s].is_auto) continue;
+        const std::array<double, 3>& w = block.uvw(t, slots[s].b);
+        for (int k = 0; k < 3; ++k) uvw(k, std::size_t(t) * per_time + s) = sign * w[k];
+      }
+    }
+    return uvw;
+  }
+
+  // ANTENNA1 (second = false) or ANTENNA2 of `num_times` dumps (non-CASA convention: q, p).
+  casacore::Vector<casacore::Int> antennas(int num_times, bool second) const {
+    const std::size_t per_time = slots.size();
+    const bool casa = meta.casa_phase_convention;
+    casacore::Vector<casacore::Int> ant(per_time * std::size_t(num_times));
+    for (std::size_t s = 0; s < per_time; ++s) {
+      const RowSlot& slot = slots[s];
+      const int value = slot.is_auto ? slot.a : ((casa != second) ? slot.a : slot.q);
+      for (int t = 0; t < num_times; ++t) ant(std::size_t(t) * per_time + s) = value;
+    }
+    return ant;
+  }
+
+  template <typename T>
+  void write(const vis::VisBlock<T>& block, bool model = false) {
+    if (finished) throw ms_error(final_path, "append_block() after finish()");
+    check_block(block);
+    const int nt = block.num_times();
+    const int nc = block.num_channels();
+    const std::size_t per_time = slots.size();
+    const std::size_t nrows = per_time * std::size_t(nt);
+    if (nrows == 0 || nc == 0) return;
+    const std::size_t row0 = per_time * std::size_t(block.start_time_index);
+    const Slicer rows(IPosition(1, static_cast<ssize_t>(row0)),
+                      IPosition(1, static_cast<ssize_t>(nrows)));
+    const bool all_channels = (nc == meta.num_channels);
+    const Slicer chans(IPosition(2, 0, block.start_channel_index), IPosition(2, ms_npol, nc));
     try {
       if (model) {  // MODEL_DATA of existing rows only
         if (row0 + nrows > std::size_t(ms->nrow())) {
@@ -261,36 +303,47 @@ struct MsWriter::Impl {
         }
         detail::add_visibility_column(*ms, "MODEL_DATA", ms_npol, meta.num_channels);
         casacore::ArrayColumn<casacore::Complex> col(*ms, "MODEL_DATA");
-        const Slicer rows(IPosition(1, static_cast<ssize_t>(row0)),
-                          IPosition(1, static_cast<ssize_t>(nrows)));
-        if (nc == meta.num_channels) {
+        const casacore::Array<casacore::Complex> data = visibilities(block);
+        if (all_channels) {
           col.putColumnRange(rows, data);
         } else {
-          col.putColumnRange(
-              rows, Slicer(IPosition(2, 0, block.start_channel_index), IPosition(2, ms_npol, nc)),
-              data);
+          col.putColumnRange(rows, chans, data);
         }
         return;
       }
+      // Rows first (one thread), then one task per storage manager (column_tasks.h): DATA,
+      // FLAG, UVW, WEIGHT and SIGMA each have their own tiled manager, ANTENNA1/2 share one
+      // (ms_tables.cpp). The time constants went into the IncrementalStMan with the rows.
       add_rows_with_time_constants(block, row0, per_time);
-      const Slicer rows(IPosition(1, static_cast<ssize_t>(row0)),
-                        IPosition(1, static_cast<ssize_t>(nrows)));
-      const bool all_channels = (nc == meta.num_channels);
-      const Slicer chans(IPosition(2, 0, block.start_channel_index), IPosition(2, ms_npol, nc));
-      casacore::Array<casacore::Bool> flag(data.shape(), false);
-      if (all_channels) {
-        cols->data().putColumnRange(rows, data);
-        cols->flag().putColumnRange(rows, flag);
-      } else {
-        cols->data().putColumnRange(rows, chans, data);
-        cols->flag().putColumnRange(rows, chans, flag);
-      }
-      cols->uvw().putColumnRange(rows, uvw);
-      cols->antenna1().putColumnRange(rows, ant1);
-      cols->antenna2().putColumnRange(rows, ant2);
-      const casacore::Matrix<casacore::Float> ones(ms_npol, nrows, 1.0f);
-      cols->weight().putColumnRange(rows, ones);
-      cols->sigma().putColumnRange(rows, ones);
+      const IPosition cells(3, ms_npol, nc, static_cast<ssize_t>(nrows));
+      const casacore::Array<casacore::Bool>& flag = false_flags(cells);
+      const casacore::Matrix<casacore::Float>& unit = unit_weights(nrows);
+      detail::run_column_tasks({
+          [&] {
+            const casacore::Array<casacore::Complex> data = visibilities(block);
+            if (all_channels) {
+              cols->data().putColumnRange(rows, data);
+            } else {
+              cols->data().putColumnRange(rows, chans, data);
+            }
+          },
+          [&] {
+            if (all_channels) {
+              cols->flag().putColumnRange(rows, flag);
+            } else {
+              cols->flag().putColumnRange(rows, chans, flag);
+            }
+          },
+          [&] { cols->uvw().putColumnRange(rows, baseline_uvw(block)); },
+          [&] { cols->weight().putColumnRange(rows, unit); },
+          [&] { cols->sigma().putColumnRange(rows, unit); },
+          [&] {  // one StandardStMan holds both
+            cols->antenna1().putColumnRange(rows, antennas(nt, false));
+            cols->antenna2().putColumnRange(rows, antennas(nt, true));
+          },
+      });
+    } catch (const Error&) {
+      throw;
     } catch (const std::exception& e) {
       throw ms_error(final_path, std::string("writing the Measurement Set failed: ") + e.what());
     }
