@@ -41,7 +41,8 @@ void run(Settings& s, Logger& log) {
   log.info("  time: total " + format_number(wall) + " s; reorder " + format_number(r.reorder_sec) +
            " s, predict " + format_number(r.predict_sec) + " s, solve " +
            format_number(r.solve_sec) + " s, correct " + format_number(r.correct_sec) +
-           " s; I/O thread (overlapping them): read " + format_number(r.read_sec) +
+           " s; I/O threads (overlapping them; seconds summed over the threads): read " +
+           format_number(r.read_sec) +
            " s (waited for " + format_number(r.read_wait_sec) + " s), write " +
            format_number(r.write_sec) + " s (waited for " + format_number(r.write_wait_sec) +
            " s)");

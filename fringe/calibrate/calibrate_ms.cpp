@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "fringe/calibrate/column_queues.h"
 #include "fringe/calibrate/sky_predict.h"
 #include "fringe/calibrate/stefcal_math.h"
 #include "fringe/core/array.h"
@@ -194,7 +195,9 @@ std::vector<CellSolution<T>> solve_cells(const std::vector<CalCell<T>>& cells,
 template <typename T>
 CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   CalibrateMsResult res;
-  io::MsReader ms(c.ms_path);
+  // Exclusive: the column queues below read and write several columns at once.
+  io::MsReader ms(c.ms_path, c.write_corrected ? io::MsReader::Access::ExclusiveUpdate
+                                               : io::MsReader::Access::Exclusive);
   const std::string& path = ms.path();
   if (!ms.has_column(c.data_column)) {
     throw setting_error("calibrate/data_column", c.data_column,
@@ -262,58 +265,99 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   double sum_before = 0, sum_after = 0, weight_sum = 0;
   long iteration_sum = 0;
   res.min_iterations = 1 << 30;
-  // The samples of one solution interval as read from the MS. Reading and writing run on one
-  // I/O thread (casacore is used by one thread at a time), in the order read(0), read(1),
-  // write(0), read(2), write(1), ...: the next interval is read and the previous one's
-  // CORRECTED_DATA written while this one is reordered and solved.
+  // The samples of one solution interval as read from the MS. Reading and writing run on I/O
+  // threads, one per storage manager (column_queues.h: DATA, MODEL_DATA, CORRECTED_DATA and
+  // FLAG each have their own in a simulated MS), overlapping the computation: the next
+  // interval is read and the previous one's CORRECTED_DATA written while this one is reordered
+  // and solved.
   struct Interval {
     std::vector<Complex<float>> data, model;
     std::vector<std::uint8_t> flag;
     std::vector<float> weight;
     std::vector<int> ant1, ant2;
     std::vector<std::array<double, 3>> uvw;
-    double seconds = 0;
+    std::vector<double> seconds;  // each column read's time
   };
+  // An interval being read: the buffers (at a fixed address while the reads fill them) and one
+  // future per column read.
+  struct PendingRead {
+    std::unique_ptr<Interval> v;
+    std::vector<std::future<void>> parts;
+  };
+  std::vector<std::string> columns = {c.data_column, "FLAG", "WEIGHT", "ANTENNA1", "ANTENNA2"};
+  if (predict_model) {
+    columns.push_back("UVW");
+  } else {
+    columns.push_back(c.model_column);
+  }
+  if (corrected) columns.push_back("CORRECTED_DATA");
+  ColumnQueues io(ms, columns);
+  if (log) {
+    log->info("I/O: " + std::to_string(columns.size()) + " columns on " +
+              std::to_string(io.num_queues()) + " thread(s) (one per storage manager)");
+  }
   // v: the buffers of a finished interval (their capacity is reused: no fresh pages to fault
   // in and clear for every interval).
-  const auto read_interval = [&](int t0, Interval v) {
-    v.seconds = 0;
-    {
-      Stopwatch sw(v.seconds);  // (stopped before v is moved out)
-      const int t1 = std::min(ntimes, t0 + tsol);
-      const std::size_t r0 = time_start[t0], nr = time_start[t1] - r0;
-      ms.read_data(r0, nr, c.data_column, v.data);
-      if (!predict_model) ms.read_data(r0, nr, c.model_column, v.model);
-      v.flag = ms.read_flag(r0, nr);
-      v.weight = ms.read_weight(r0, nr);
-      v.ant1 = ms.read_antenna1(r0, nr);
-      v.ant2 = ms.read_antenna2(r0, nr);
-      if (predict_model) v.uvw = ms.read_uvw(r0, nr);
+  const auto read_interval = [&](int t0, std::unique_ptr<Interval> v) {
+    const int t1 = std::min(ntimes, t0 + tsol);
+    const std::size_t r0 = time_start[t0], nr = time_start[t1] - r0;
+    PendingRead p;
+    p.v = v ? std::move(v) : std::make_unique<Interval>();
+    Interval* b = p.v.get();
+    b->seconds.assign(columns.size(), 0.0);
+    const auto push = [&](const std::string& column, std::size_t k, auto read) {
+      p.parts.push_back(io.of(column).push([b, k, read]() mutable {
+        Stopwatch sw(b->seconds[k]);
+        read();
+      }));
+    };
+    push(c.data_column, 0, [&ms, &c, b, r0, nr] { ms.read_data(r0, nr, c.data_column, b->data); });
+    push("FLAG", 1, [&ms, b, r0, nr] { b->flag = ms.read_flag(r0, nr); });
+    push("WEIGHT", 2, [&ms, b, r0, nr] { b->weight = ms.read_weight(r0, nr); });
+    push("ANTENNA1", 3, [&ms, b, r0, nr] { b->ant1 = ms.read_antenna1(r0, nr); });
+    push("ANTENNA2", 4, [&ms, b, r0, nr] { b->ant2 = ms.read_antenna2(r0, nr); });
+    if (predict_model) {
+      push("UVW", 5, [&ms, b, r0, nr] { b->uvw = ms.read_uvw(r0, nr); });
+    } else {
+      push(c.model_column, 5,
+           [&ms, &c, b, r0, nr] { ms.read_data(r0, nr, c.model_column, b->model); });
     }
-    return v;
+    return p;
   };
-  SerialQueue io;
-  std::future<Interval> next;
-  // The last write (at most one pending: bounded memory); it hands its buffer back.
+  // Waits for every part (all of them, so no read is left running on buffers that go away),
+  // then rethrows the first failure.
+  const auto finish_read = [](PendingRead& p) {
+    std::exception_ptr first;
+    for (auto& f : p.parts) {
+      try {
+        f.get();
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
+    if (first) std::rethrow_exception(first);
+    return std::move(p.v);
+  };
+  PendingRead next;
+  // The last writes (at most one pending of each: bounded memory); CORRECTED_DATA's hands its
+  // buffer back.
   std::future<std::vector<Complex<float>>> written;
-  Interval spare;  // a finished interval's buffers, for the next read
+  std::future<void> flags_written;
+  std::unique_ptr<Interval> spare;  // a finished interval's buffers, for the next read
   std::vector<CalCell<T>> cells(static_cast<std::size_t>(ngroups));  // reused likewise
-  if (ntimes > 0) next = io.push([&] { return read_interval(0, Interval{}); });
+  if (ntimes > 0) next = read_interval(0, nullptr);
   SolveWorkspace<T> workspace;
   for (int t0 = 0; t0 < ntimes; t0 += tsol) {
     const int t1 = std::min(ntimes, t0 + tsol);
     const std::size_t r0 = time_start[t0], r1 = time_start[t1], nr = r1 - r0;
-    Interval cur;
+    std::unique_ptr<Interval> cur_buffers;
     {
       Stopwatch sw(res.read_wait_sec);
-      cur = next.get();
+      cur_buffers = finish_read(next);
     }
-    res.read_sec += cur.seconds;
-    if (t1 < ntimes) {
-      next = io.push([&, t1, buffers = std::move(spare)]() mutable {
-        return read_interval(t1, std::move(buffers));
-      });
-    }
+    Interval& cur = *cur_buffers;
+    for (double s : cur.seconds) res.read_sec += s;
+    if (t1 < ntimes) next = read_interval(t1, std::move(spare));
     const std::vector<Complex<float>>& data = cur.data;
     std::vector<Complex<float>>& model = cur.model;
     std::vector<std::uint8_t>& flag = cur.flag;
@@ -436,6 +480,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
       std::vector<Complex<float>> out;
       std::optional<Stopwatch> sw(std::in_place, res.write_wait_sec);
       if (written.valid()) out = written.get();  // rethrows a failed write
+      if (flags_written.valid()) flags_written.get();
       sw.emplace(res.correct_sec);
       out.assign(data.size(), Complex<float>{0, 0});
       // 4 pols: every station's G^-1 once per cell, not once per sample (the same values).
@@ -476,20 +521,24 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
         }
       }
       sw.reset();
-      written =
-          io.push([&res, &corrected, r0, nr, new_flags, out = std::move(out),
-                   flag = new_flags ? std::move(flag) : std::vector<std::uint8_t>()]() mutable {
-            Stopwatch w(res.write_sec);  // (only this thread adds to write_sec until get())
-            corrected->write(r0, nr, out);
-            if (new_flags) corrected->write_flags(r0, nr, flag);
-            return std::move(out);
-          });
+      written = io.of("CORRECTED_DATA").push([&res, &corrected, r0, nr, out = std::move(out)]() mutable {
+        Stopwatch w(res.write_sec);  // (only this thread adds to write_sec until get())
+        corrected->write(r0, nr, out);
+        return std::move(out);
+      });
+      if (new_flags) {
+        flags_written =
+            io.of("FLAG").push([&res, &corrected, r0, nr, flag = std::move(flag)]() mutable {
+              Stopwatch w(res.write_flags_sec);
+              corrected->write_flags(r0, nr, flag);
+            });
+      }
     }
     if (log) {
       log->info("  times " + std::to_string(t0) + ".." + std::to_string(t1 - 1) + ": " +
                 std::to_string(ngroups) + " cell(s) solved");
     }
-    spare = std::move(cur);
+    spare = std::move(cur_buffers);
   }
   if (res.num_cells == 0) res.min_iterations = 0;
   res.mean_iterations = res.num_cells > 0 ? double(iteration_sum) / res.num_cells : 0.0;
@@ -498,6 +547,8 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   {
     Stopwatch sw(res.write_sec);
     if (written.valid()) written.get();
+    if (flags_written.valid()) flags_written.get();
+    res.write_sec += res.write_flags_sec;
     if (corrected) corrected->flush();
     res.gains_path = c.gains_path.empty() ? path + ".gains" : c.gains_path;
     io::write_gain_table(res.gains_path, table);

@@ -38,13 +38,15 @@ struct CalibrateMsResult {
   double mean_iterations = 0;
   int num_flagged_station_cells = 0;     // (cell, station) pairs not solved
   double rms_before = 0, rms_after = 0;  // weighted over every cell (Jy)
-  // Wall-clock seconds of each stage. Reading and writing run on an I/O thread, overlapping
-  // the rest (read_sec, write_sec: their time there; read_wait_sec, write_wait_sec: what the
-  // calibration waited for them). solve_sec = normal_eq_sec (A and B, or the full-Jones
+  // Wall-clock seconds of each stage. Reading and writing run on I/O threads (one per storage
+  // manager of the columns used), overlapping the rest (read_sec: the column reads' times
+  // summed over those threads; write_sec: CORRECTED_DATA's and FLAG's writes, likewise;
+  // read_wait_sec, write_wait_sec: what the calibration waited for them). solve_sec = normal_eq_sec (A and B, or the full-Jones
   // normal equations, on the CPU) + solver_sec (StEFCal, with the copies to and from the GPU)
   // + residual_sec (gains to Jones, residuals); correct_sec: computing CORRECTED_DATA.
   double read_sec = 0, read_wait_sec = 0, predict_sec = 0, reorder_sec = 0, solve_sec = 0,
          correct_sec = 0, write_sec = 0, write_wait_sec = 0;
+  double write_flags_sec = 0;  // FLAG's part of write_sec
   double normal_eq_sec = 0, solver_sec = 0, residual_sec = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Slicer.h>
 #include <casacore/casa/Arrays/Vector.h>
+#include <casacore/casa/Containers/Record.h>
 #include <casacore/tables/Tables/ArrayColumn.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
@@ -11,8 +12,11 @@
 #include <algorithm>
 
 #include "fringe/core/error.h"
+#include "fringe/io/ms/column_tasks.h"
 
 namespace fringe::io {
+
+bool concurrent_column_access() { return detail::column_tasks_parallel(); }
 
 using casacore::IPosition;
 using casacore::Slicer;
@@ -93,15 +97,25 @@ struct MsReader::Impl {
   }
 };
 
-MsReader::MsReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+MsReader::MsReader(const std::string& path, Access access) : impl_(std::make_unique<Impl>()) {
   impl_->path = path;
   try {
     if (!Table::isReadable(path)) throw impl_->error("not a readable casacore table");
-    impl_->main = Table(path, casacore::TableLock(casacore::TableLock::AutoNoReadLocking));
+    if (access == Access::Shared) {
+      impl_->main = Table(path, casacore::TableLock(casacore::TableLock::AutoNoReadLocking));
+    } else {
+      if (access == Access::ExclusiveUpdate && !Table::isWritable(path)) {
+        throw impl_->error("the Measurement Set is not writable");
+      }
+      impl_->main = Table(path, casacore::TableLock(casacore::TableLock::PermanentLocking),
+                          access == Access::ExclusiveUpdate ? Table::Update : Table::Old);
+    }
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
-    throw impl_->error(std::string("cannot open Measurement Set: ") + e.what());
+    throw impl_->error(std::string("cannot open Measurement Set") +
+                       (access == Access::Shared ? "" : " (is another program using it?)") + ": " +
+                       e.what());
   }
   for (const char* column : {"TIME", "ANTENNA1", "ANTENNA2", "UVW"}) {
     impl_->require_column(column);
@@ -116,6 +130,21 @@ const std::string& MsReader::path() const { return impl_->path; }
 std::size_t MsReader::num_rows() const { return impl_->main.nrow(); }
 bool MsReader::has_column(const std::string& name) const {
   return impl_->main.tableDesc().isColumn(name);
+}
+
+std::string MsReader::storage_manager(const std::string& column) const {
+  impl_->require_column(column);
+  // dataManagerInfo(): one record per storage manager with its NAME, TYPE and COLUMNS.
+  const casacore::Record info = impl_->main.dataManagerInfo();
+  for (casacore::uInt i = 0; i < info.nfields(); ++i) {
+    const casacore::Record& dm = info.subRecord(i);
+    const casacore::Vector<casacore::String> columns = dm.asArrayString("COLUMNS");
+    if (std::find(columns.begin(), columns.end(), casacore::String(column)) != columns.end()) {
+      return std::to_string(i) + ":" + std::string(dm.asString("TYPE")) + ":" +
+             std::string(dm.asString("NAME"));
+    }
+  }
+  throw impl_->error("no storage manager holds column " + column);
 }
 
 int MsReader::num_stations() const { return static_cast<int>(impl_->subtable("ANTENNA").nrow()); }

@@ -20,11 +20,23 @@
 
 namespace fringe::io {
 
+// False when the environment has FRINGE_MS_IO_THREADS=1: then callers keep every column
+// access of a Measurement Set on one thread (for A/B timing).
+bool concurrent_column_access();
+
 class MsReader {
  public:
   static constexpr std::size_t kAllRows = std::numeric_limits<std::size_t>::max();
 
-  explicit MsReader(const std::string& path);
+  // How the MS is opened.
+  enum class Access {
+    Shared,     // read-only, no read lock: other processes may write to it meanwhile
+    Exclusive,  // read-only, locked until the reader closes (casacore PermanentLocking)
+    // The same, open for writing: an MsColumnWriter of the same MS in this process shares the
+    // open table and its lock.
+    ExclusiveUpdate,
+  };
+  explicit MsReader(const std::string& path, Access access = Access::Shared);
   ~MsReader();
   MsReader(MsReader&&) noexcept;
   MsReader& operator=(MsReader&&) noexcept;
@@ -37,6 +49,11 @@ class MsReader {
   int num_channels() const;                        // SPECTRAL_WINDOW row 0 NUM_CHAN
   int num_pols() const;                            // POLARIZATION row 0 NUM_CORR
   bool has_column(const std::string& name) const;  // in the main table
+  // An identifier of the storage manager that holds a main-table column. With Exclusive access,
+  // columns of different storage managers may be read (or written through an MsColumnWriter of
+  // this MS) on different threads at once, accesses of one storage manager one at a time
+  // (fringe/io/ms/column_tasks.h says why).
+  std::string storage_manager(const std::string& column) const;
 
   // Metadata.
   std::vector<double> channel_frequencies_hz(int spectral_window = 0) const;
