@@ -42,10 +42,9 @@ void run(Settings& s, Logger& log) {
            " s, predict " + format_number(r.predict_sec) + " s, solve " +
            format_number(r.solve_sec) + " s, correct " + format_number(r.correct_sec) +
            " s; I/O threads (overlapping them; seconds summed over the threads): read " +
-           format_number(r.read_sec) +
-           " s (waited for " + format_number(r.read_wait_sec) + " s), write " +
-           format_number(r.write_sec) + " s (waited for " + format_number(r.write_wait_sec) +
-           " s)");
+           format_number(r.read_sec) + " s (waited for " + format_number(r.read_wait_sec) +
+           " s), write " + format_number(r.write_sec) + " s (waited for " +
+           format_number(r.write_wait_sec) + " s)");
   log.info("  solve: normal equations " + format_number(r.normal_eq_sec) + " s, StEFCal " +
            format_number(r.solver_sec) + " s (with copies to and from the GPU), residuals " +
            format_number(r.residual_sec) + " s");

@@ -521,11 +521,12 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
         }
       }
       sw.reset();
-      written = io.of("CORRECTED_DATA").push([&res, &corrected, r0, nr, out = std::move(out)]() mutable {
-        Stopwatch w(res.write_sec);  // (only this thread adds to write_sec until get())
-        corrected->write(r0, nr, out);
-        return std::move(out);
-      });
+      written =
+          io.of("CORRECTED_DATA").push([&res, &corrected, r0, nr, out = std::move(out)]() mutable {
+            Stopwatch w(res.write_sec);  // (only this thread adds to write_sec until get())
+            corrected->write(r0, nr, out);
+            return std::move(out);
+          });
       if (new_flags) {
         flags_written =
             io.of("FLAG").push([&res, &corrected, r0, nr, flag = std::move(flag)]() mutable {

@@ -41,8 +41,9 @@ struct CalibrateMsResult {
   // Wall-clock seconds of each stage. Reading and writing run on I/O threads (one per storage
   // manager of the columns used), overlapping the rest (read_sec: the column reads' times
   // summed over those threads; write_sec: CORRECTED_DATA's and FLAG's writes, likewise;
-  // read_wait_sec, write_wait_sec: what the calibration waited for them). solve_sec = normal_eq_sec (A and B, or the full-Jones
-  // normal equations, on the CPU) + solver_sec (StEFCal, with the copies to and from the GPU)
+  // read_wait_sec, write_wait_sec: what the calibration waited for them). solve_sec = normal_eq_sec
+  // (A and B, or the full-Jones normal equations, on the CPU) + solver_sec (StEFCal, with the
+  // copies to and from the GPU)
   // + residual_sec (gains to Jones, residuals); correct_sec: computing CORRECTED_DATA.
   double read_sec = 0, read_wait_sec = 0, predict_sec = 0, reorder_sec = 0, solve_sec = 0,
          correct_sec = 0, write_sec = 0, write_wait_sec = 0;
