@@ -3,6 +3,7 @@
 // (fringe/sim/interferometer.h) and writes a Measurement Set. The log ends with the time of
 // each stage and the output path; the settings and the log go into the MS HISTORY table.
 #include <cmath>
+#include <future>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "fringe/calibrate/calibrate_ms.h"
+#include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
@@ -169,6 +171,12 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   summarise(s, log);
   const fringe::sim::SimulationConfig config = make_config(s);
   log_simulation_plan(config, log);
+  // CUDA's start-up (the driver and a context on each GPU: a few tenths of a second) runs
+  // while the models load; the simulation's own GPU query then finds it done.
+  std::future<void> cuda_start;
+  if (config.use_gpus) {
+    cuda_start = std::async(std::launch::async, [] { (void)fringe::cuda_devices(); });
+  }
   // The optional calibration and imaging steps are configured (and their settings checked)
   // before any work.
   std::optional<fringe::calibrate::CalibrateMsConfig> calibration;

@@ -627,10 +627,15 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
     }));
   }
 #endif
+  std::optional<Timed> create_timer(std::in_place, context.timers, "create MS");
   io::MsWriter writer(config.ms_path, meta, context.logger);
   result.ms_path = writer.path();
+  create_timer.reset();
 #ifdef FRINGE_HAVE_CUDA
-  for (auto& f : setups) f.get();
+  {
+    Timed timed(context.timers, "GPU setup");  // what the MS creation did not hide
+    for (auto& f : setups) f.get();
+  }
 #endif
   Pipeline<T> pipeline(config, chunks, stations, context);
   ProgressCounter progress(context.progress, "simulating", result.num_work_units);
@@ -646,7 +651,10 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
     fill_uvw(block, config, stations);
     auto model = corruption.apply(  // G (V + N) G^H; model V for MODEL_DATA (or nullopt)
         block, noise, {config.noise.seed, config.channel_bandwidth_hz, config.time_average_sec});
-    if (pending.valid()) pending.get();
+    if (pending.valid()) {
+      Timed timed(context.timers, "write wait");  // the writer behind the GPUs
+      pending.get();
+    }
     pending = std::async(std::launch::async,
                          [&writer, &context, blk = std::move(block), mdl = std::move(model)]() {
                            Timed timed(context.timers, "write");
@@ -654,7 +662,10 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
                            if (mdl) writer.append_model_block(*mdl);
                          });
   }
-  if (pending.valid()) pending.get();
+  if (pending.valid()) {
+    Timed timed(context.timers, "write wait");
+    pending.get();
+  }
   result.stations_with_beam_below_horizon = pipeline.beams_below_horizon();
   if (result.stations_with_beam_below_horizon > 0) {
     log_warning(context.logger, "the beam direction was below the horizon of up to " +
@@ -676,7 +687,9 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
 std::vector<int> select_gpus(const SimulationConfig& config, const RunContext& context) {
   if (!config.use_gpus) return {};
 #ifdef FRINGE_HAVE_CUDA
+  std::optional<Timed> timed(std::in_place, context.timers, "GPU discovery");  // CUDA start-up
   std::vector<int> gpus = usable_gpus(config.cuda_device_ids);
+  timed.reset();
 #else
   std::vector<int> gpus;  // no CUDA back end in this build
 #endif
