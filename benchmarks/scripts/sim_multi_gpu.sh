@@ -28,7 +28,7 @@ run() {  # name, cuda_device_ids
 import datetime, json, re, sys
 text = open(sys.argv[1]).read()
 stages = dict((m.group(1), float(m.group(2))) for m in re.finditer(
-    r"\]\s+(load sky|load telescope|horizon clip|jones|correlate|noise|block reduction|write)\s+([0-9.]+)\s", text))
+    r"\]\s+(load sky|load telescope|GPU discovery|create MS|GPU setup|horizon clip|jones|correlate|noise|block reduction|write|write wait)\s+([0-9.]+)\s", text))
 total = float(re.search(r"Simulation completed in ([0-9.]+) s", text).group(1))
 gpus = int(re.search(r"running on (\d+) GPU", text).group(1))
 def stamp(pattern):
