@@ -642,10 +642,21 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   const vis::PolMode pol = meta.pol_mode;
 
   const GainCorruption corruption(config.corruption, meta);  // docs/calibration.md
-  std::future<void> pending;                                 // the previous block's write
+  // The previous block's write; it hands the block back for reuse: allocating (and
+  // zero-filling) a block of hundreds of MB for every block cost the GPUs tenths of a second.
+  std::future<vis::VisBlock<T>> pending;
+  std::optional<vis::VisBlock<T>> spare;
   for (const auto& b : plan.blocks) {
-    vis::VisBlock<T> block(b.num_times, b.num_channels, int(stations.count), pol,
-                           config.write_cross, config.write_autos);
+    vis::VisBlock<T> block;
+    if (spare && spare->num_times() == b.num_times && spare->num_channels() == b.num_channels) {
+      block = std::move(*spare);
+      // GPU: the block is overwritten whole (finish_gpu_block); CPU: units add into it.
+      if (result.gpus.empty()) block.clear_data();
+    } else {
+      block = vis::VisBlock<T>(b.num_times, b.num_channels, int(stations.count), pol,
+                               config.write_cross, config.write_autos);
+    }
+    spare.reset();
     block.set_axes(meta, b.start_time, b.start_channel);
     pipeline.compute_block(block, pool, progress, spaces, noise);
     fill_uvw(block, config, stations);
@@ -653,14 +664,15 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
         block, noise, {config.noise.seed, config.channel_bandwidth_hz, config.time_average_sec});
     if (pending.valid()) {
       Timed timed(context.timers, "write wait");  // the writer behind the GPUs
-      pending.get();
+      spare = pending.get();
     }
-    pending = std::async(std::launch::async,
-                         [&writer, &context, blk = std::move(block), mdl = std::move(model)]() {
-                           Timed timed(context.timers, "write");
-                           writer.append_block(blk);
-                           if (mdl) writer.append_model_block(*mdl);
-                         });
+    pending = std::async(std::launch::async, [&writer, &context, blk = std::move(block),
+                                              mdl = std::move(model)]() mutable {
+      Timed timed(context.timers, "write");
+      writer.append_block(blk);
+      if (mdl) writer.append_model_block(*mdl);
+      return std::move(blk);
+    });
   }
   if (pending.valid()) {
     Timed timed(context.timers, "write wait");
