@@ -433,6 +433,14 @@ TEST(MsReader, ErrorsNameThePath) {
 namespace fringe::io {
 namespace {
 
+// A finished MS of make_meta({}) holding make_block's 2 times x 2 channels.
+void write_small_ms(const std::string& path) {
+  const VisMeta meta = make_meta({});
+  MsWriter w(path, meta);
+  w.append_block(make_block<float>(meta, 0, 2, 0, 2));
+  w.finish();
+}
+
 // Column tasks (column_tasks.h): every task runs, and the first failure in task order is the
 // one rethrown, after all have ended.
 TEST(ColumnTasks, RunEveryTaskAndRethrowTheFirstFailure) {
@@ -457,12 +465,7 @@ TEST(ColumnTasks, RunEveryTaskAndRethrowTheFirstFailure) {
 // ANTENNA1/2 to one (OSKAR's layout): what the column tasks rely on.
 TEST(MsReader, StorageManagersOfAWrittenMs) {
   const std::string dir = test_dir();
-  const VisMeta meta = make_meta({});
-  {
-    MsWriter w(dir + "/s.ms", meta);
-    w.append_block(make_block<float>(meta, 0, 2, 0, 2));
-    w.finish();
-  }
+  write_small_ms(dir + "/s.ms");
   const MsReader r(dir + "/s.ms");
   std::set<std::string> managers;
   for (const char* c : {"DATA", "FLAG", "UVW", "WEIGHT", "SIGMA", "ANTENNA1", "TIME"}) {
@@ -479,12 +482,7 @@ TEST(MsReader, StorageManagersOfAWrittenMs) {
 // many times over, and every value read back is the one written.
 TEST(MsReader, ExclusiveUpdateReadsAndWritesColumnsConcurrently) {
   const std::string dir = test_dir();
-  const VisMeta meta = make_meta({});
-  {
-    MsWriter w(dir + "/c.ms", meta);
-    w.append_block(make_block<float>(meta, 0, 2, 0, 2));
-    w.finish();
-  }
+  write_small_ms(dir + "/c.ms");
   MsReader r(dir + "/c.ms", MsReader::Access::ExclusiveUpdate);
   MsColumnWriter corrected(dir + "/c.ms", "CORRECTED_DATA");
   EXPECT_NE(r.storage_manager("DATA"), r.storage_manager("CORRECTED_DATA"));
