@@ -291,6 +291,14 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     columns.push_back(c.model_column);
   }
   if (corrected) columns.push_back("CORRECTED_DATA");
+  PendingRead next;
+  // The last writes (at most one pending of each: bounded memory); CORRECTED_DATA's hands its
+  // buffer back.
+  std::future<std::vector<Complex<float>>> written;
+  std::future<void> flags_written;
+  std::unique_ptr<Interval> spare;  // a finished interval's buffers, for the next read
+  // Declared after the buffers the I/O threads fill: if the calibration throws, the queues
+  // finish their tasks (their destructor) before those buffers go away.
   ColumnQueues io(ms, columns);
   if (log) {
     log->info("I/O: " + std::to_string(columns.size()) + " columns on " +
@@ -338,12 +346,6 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     if (first) std::rethrow_exception(first);
     return std::move(p.v);
   };
-  PendingRead next;
-  // The last writes (at most one pending of each: bounded memory); CORRECTED_DATA's hands its
-  // buffer back.
-  std::future<std::vector<Complex<float>>> written;
-  std::future<void> flags_written;
-  std::unique_ptr<Interval> spare;  // a finished interval's buffers, for the next read
   std::vector<CalCell<T>> cells(static_cast<std::size_t>(ngroups));  // reused likewise
   if (ntimes > 0) next = read_interval(0, nullptr);
   SolveWorkspace<T> workspace;
