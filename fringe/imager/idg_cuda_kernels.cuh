@@ -146,6 +146,14 @@ __device__ __forceinline__ T dot3_add(T a0, T a1, T a2, const Vec4<T>& x, T c) {
 #endif
 }
 
+// Each of v... summed over the lanes lane ^ m, m = FROM, 2 FROM, ... < 32 (warp shuffles;
+// the values interleaved at each m, which is the order the degridders were measured with).
+template <int FROM, typename... T>
+__device__ __forceinline__ void xor_lane_sums(T&... v) {
+#pragma unroll
+  for (int m = FROM; m < 32; m *= 2) ((v += __shfl_xor_sync(0xffffffffu, v, m)), ...);
+}
+
 // The degridder's accumulators of CPT channels x NPOL polarisations: complex sums (4M form,
 // G3 = false) or the three real sums of the 3M form (G3 = true; its phasor is that of
 // theta + kPhaseOffset, pi/4).
@@ -172,12 +180,7 @@ struct DegridAcc<T, CPT, NPOL, false> {
 #pragma unroll
     for (int i = 0; i < CPT; ++i)
 #pragma unroll
-      for (int q = 0; q < NPOL; ++q)
-#pragma unroll
-        for (int m = FROM; m < 32; m *= 2) {
-          a[i][q].re += __shfl_xor_sync(0xffffffffu, a[i][q].re, m);
-          a[i][q].im += __shfl_xor_sync(0xffffffffu, a[i][q].im, m);
-        }
+      for (int q = 0; q < NPOL; ++q) xor_lane_sums<FROM>(a[i][q].re, a[i][q].im);
   }
   __device__ __forceinline__ Complex<T> value(int i, int q) const { return a[i][q]; }
 };
@@ -202,13 +205,7 @@ struct DegridAcc<T, CPT, NPOL, true> {
 #pragma unroll
     for (int i = 0; i < CPT; ++i)
 #pragma unroll
-      for (int q = 0; q < NPOL; ++q)
-#pragma unroll
-        for (int m = FROM; m < 32; m *= 2) {
-          s1[i][q] += __shfl_xor_sync(0xffffffffu, s1[i][q], m);
-          s2[i][q] += __shfl_xor_sync(0xffffffffu, s2[i][q], m);
-          s3[i][q] += __shfl_xor_sync(0xffffffffu, s3[i][q], m);
-        }
+      for (int q = 0; q < NPOL; ++q) xor_lane_sums<FROM>(s1[i][q], s2[i][q], s3[i][q]);
   }
   __device__ __forceinline__ Complex<T> value(int i, int q) const {
     constexpr T kSqrt2 = T(1.41421356237309504880);
