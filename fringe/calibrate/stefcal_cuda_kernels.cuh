@@ -105,11 +105,25 @@ __device__ __forceinline__ void shfl_add(Jones<T>& v, int off) {
   shfl_add(v.d, off);
 }
 
+// The reductions of the sums both gain types accumulate: a numerator and a denominator.
+struct NumDenReductions {
+  template <class Sums>
+  __device__ __forceinline__ static void warp_reduce(Sums& s, int off) {
+    shfl_add(s.num, off);
+    shfl_add(s.den, off);
+  }
+  template <class Sums>
+  __device__ __forceinline__ static void add(Sums& s, const Sums& o) {
+    s.num += o.num;
+    s.den += o.den;
+  }
+};
+
 // The two gain types of the kernel. A and B of problem k, receptor p are stored from
 // (k n + p) kTerms n on: element e of (p, q) at [e n + q] (kTerms = 1: the n x n row-major A, B
 // of stefcal.h; full-Jones: 16, so the lanes of a warp read consecutive q of one element).
 template <typename T>
-struct ScalarGains {
+struct ScalarGains : NumDenReductions {
   using Real = T;
   using Gain = Complex<T>;
   using AValue = Complex<T>;
@@ -124,19 +138,11 @@ struct ScalarGains {
                                                     Gain g_q) {
     stefcal_accumulate(s, ld_row<Shared>(a_row + q), ld_row<Shared>(b_row + q), g_q);
   }
-  __device__ __forceinline__ static void warp_reduce(Sums& s, int off) {
-    shfl_add(s.num, off);
-    shfl_add(s.den, off);
-  }
-  __device__ __forceinline__ static void add(Sums& s, const Sums& o) {
-    s.num += o.num;
-    s.den += o.den;
-  }
   __device__ __forceinline__ static Gain gain(const Sums& s) { return stefcal_gain(s); }
 };
 
 template <typename T>
-struct FullJonesGains {
+struct FullJonesGains : NumDenReductions {
   using Real = T;
   using Gain = Jones<T>;
   using AValue = Complex<T>;
@@ -153,14 +159,6 @@ struct FullJonesGains {
     full_jones_accumulate(
         s, [&](int e) { return ld_row<Shared>(a_row + e * stride + q); },
         [&](int e) { return ld_row<Shared>(b_row + e * stride + q); }, g_q);
-  }
-  __device__ __forceinline__ static void warp_reduce(Sums& s, int off) {
-    shfl_add(s.num, off);
-    shfl_add(s.den, off);
-  }
-  __device__ __forceinline__ static void add(Sums& s, const Sums& o) {
-    s.num += o.num;
-    s.den += o.den;
   }
   __device__ __forceinline__ static Gain gain(const Sums& s) { return full_jones_gain(s); }
 };
