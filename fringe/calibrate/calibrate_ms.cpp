@@ -312,22 +312,23 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     PendingRead p;
     p.v = v ? std::move(v) : std::make_unique<Interval>();
     Interval* b = p.v.get();
-    b->seconds.assign(columns.size(), 0.0);
-    const auto push = [&](const std::string& column, std::size_t k, auto read) {
+    b->seconds.assign(columns.size(), 0.0);  // (at most one read per column)
+    const auto push = [&](const std::string& column, auto read) {
+      const std::size_t k = p.parts.size();
       p.parts.push_back(io.of(column).push([b, k, read]() mutable {
         Stopwatch sw(b->seconds[k]);
         read();
       }));
     };
-    push(c.data_column, 0, [&ms, &c, b, r0, nr] { ms.read_data(r0, nr, c.data_column, b->data); });
-    push("FLAG", 1, [&ms, b, r0, nr] { b->flag = ms.read_flag(r0, nr); });
-    push("WEIGHT", 2, [&ms, b, r0, nr] { b->weight = ms.read_weight(r0, nr); });
-    push("ANTENNA1", 3, [&ms, b, r0, nr] { b->ant1 = ms.read_antenna1(r0, nr); });
-    push("ANTENNA2", 4, [&ms, b, r0, nr] { b->ant2 = ms.read_antenna2(r0, nr); });
+    push(c.data_column, [&ms, &c, b, r0, nr] { ms.read_data(r0, nr, c.data_column, b->data); });
+    push("FLAG", [&ms, b, r0, nr] { b->flag = ms.read_flag(r0, nr); });
+    push("WEIGHT", [&ms, b, r0, nr] { b->weight = ms.read_weight(r0, nr); });
+    push("ANTENNA1", [&ms, b, r0, nr] { b->ant1 = ms.read_antenna1(r0, nr); });
+    push("ANTENNA2", [&ms, b, r0, nr] { b->ant2 = ms.read_antenna2(r0, nr); });
     if (predict_model) {
-      push("UVW", 5, [&ms, b, r0, nr] { b->uvw = ms.read_uvw(r0, nr); });
+      push("UVW", [&ms, b, r0, nr] { b->uvw = ms.read_uvw(r0, nr); });
     } else {
-      push(c.model_column, 5,
+      push(c.model_column,
            [&ms, &c, b, r0, nr] { ms.read_data(r0, nr, c.model_column, b->model); });
     }
     return p;
