@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cal_test_ms.h"
 #include "cal_test_util.h"
@@ -38,6 +40,22 @@ CalibrateMsConfig config_for(const std::string& path) {
   return c;
 }
 
+// The solved gains of time t (its gain-table rows: one per station, in order, over every
+// channel) and the true gains of that time.
+std::pair<std::vector<Jones<double>>, std::vector<Jones<double>>> gains_at(
+    const fringe::io::GainTable& table, const TestMs& ms, int t) {
+  std::vector<Jones<double>> sol, truth;
+  for (int p = 0; p < kStations; ++p) {
+    const auto& row = table.rows[t * kStations + p];
+    EXPECT_EQ(row.station, p);
+    EXPECT_EQ(row.chan_start, 0);
+    EXPECT_EQ(row.chan_end, kChannels - 1);
+    sol.push_back({row.gain[0], row.gain[1], row.gain[2], row.gain[3]});
+    truth.push_back(ms.gains[t * kStations + p]);
+  }
+  return {sol, truth};
+}
+
 class CalibrateMs : public ::testing::TestWithParam<bool> {};
 
 TEST_P(CalibrateMs, RecoversGainsAndCorrectsData) {
@@ -57,15 +75,7 @@ TEST_P(CalibrateMs, RecoversGainsAndCorrectsData) {
   EXPECT_EQ(table.gain_type, "diagonal");
   EXPECT_TRUE(fs::exists(r.gains_path + ".csv"));
   for (int t = 0; t < kTimes; ++t) {
-    std::vector<Jones<double>> sol, truth;
-    for (int p = 0; p < kStations; ++p) {
-      const auto& row = table.rows[t * kStations + p];
-      EXPECT_EQ(row.station, p);
-      EXPECT_EQ(row.chan_start, 0);
-      EXPECT_EQ(row.chan_end, kChannels - 1);
-      sol.push_back({row.gain[0], row.gain[1], row.gain[2], row.gain[3]});
-      truth.push_back(ms.gains[t * kStations + p]);
-    }
+    const auto [sol, truth] = gains_at(table, ms, t);
     // Stored as complex float: 1e-5 relative.
     EXPECT_LT(cal_test::max_relative_error(sol, truth, GainType::Diagonal, 1,
                                            std::vector<std::uint8_t>(kStations, 0)),
@@ -107,12 +117,7 @@ TEST(CalibrateMsFullJones, RecoversGainsOnTheCpu) {
   ASSERT_EQ(table.rows.size(), std::size_t(kTimes * kStations));
   EXPECT_EQ(table.gain_type, "full_jones");
   for (int t = 0; t < kTimes; ++t) {
-    std::vector<Jones<double>> sol, truth;
-    for (int p = 0; p < kStations; ++p) {
-      const auto& row = table.rows[t * kStations + p];
-      sol.push_back({row.gain[0], row.gain[1], row.gain[2], row.gain[3]});
-      truth.push_back(ms.gains[t * kStations + p]);
-    }
+    const auto [sol, truth] = gains_at(table, ms, t);
     EXPECT_LT(cal_test::max_relative_error(sol, truth, GainType::FullJones, 0,
                                            std::vector<std::uint8_t>(kStations, 0)),
               1e-5)
