@@ -1,5 +1,7 @@
 #include "fringe/settings/app_cli.h"
 
+#include "fringe/core/interrupt.h"
+
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -10,6 +12,7 @@
 
 #include "fringe/core/error.h"
 #include "fringe/settings/ini.h"
+#include "fringe/settings/ini_document.h"
 
 namespace fringe::settings {
 namespace {
@@ -22,27 +25,31 @@ constexpr int kBadInput = 2;
 
 void usage(std::ostream& o, const AppInfo& app) {
   o << "Usage:\n"
-    << "  " << app.name << " [-q] [--strict] settings.ini\n"
+    << "  " << app.name << " [-q] [--strict] [--force] settings.ini\n"
     << "  " << app.name << " --get settings.ini key\n"
     << "  " << app.name << " --set settings.ini key [value]\n"
     << "  " << app.name << " --settings | --version | --help\n";
   if (!app.summary.empty()) o << "\n" << app.summary << "\n";
   o << "\nOptions:\n"
     << "  -q, --quiet     log only warnings and errors\n"
-    << "  --strict        treat warnings (e.g. unknown keys) as errors\n"
+    << "  --strict        treat warnings (e.g. unknown keys, all-zero output) as errors\n"
+    << "  --force         run even when the estimated output or memory exceeds what is free\n"
     << "  --get INI KEY   print the value of KEY (its default when not in the file)\n"
     << "  --set INI KEY [VALUE]\n"
-    << "                  set KEY (reset it to its default without VALUE) and rewrite INI\n"
-    << "                  with non-default values only (INI is created if missing)\n"
+    << "                  set KEY (reset it to its default without VALUE): only KEY's line\n"
+    << "                  of INI changes, comments and other lines stay (INI is created\n"
+    << "                  if missing)\n"
     << "  --settings      print the settings schema (XML)\n"
     << "  --version       print the version\n"
     << "  -h, --help      print this help\n"
     << "\nRelative paths in settings files are relative to the settings file's folder.\n"
-    << "Exit codes: 0 ok, 1 run failed, 2 bad input.\n";
+    << "Exit codes: 0 ok, 1 run failed, 2 bad input, 130/143 stopped by SIGINT/SIGTERM\n"
+    << "(temporary outputs removed).\n";
 }
 
 struct Args {
-  bool help = false, version = false, print_settings = false, quiet = false, strict = false;
+  bool help = false, version = false, print_settings = false, quiet = false, strict = false,
+       force = false;
   std::optional<std::string> mode;  // "get" or "set"
   std::vector<std::string> positional;
 };
@@ -61,6 +68,8 @@ Args parse_args(int argc, const char* const* argv) {
       a.quiet = true;
     } else if (s == "--strict") {
       a.strict = true;
+    } else if (s == "--force") {
+      a.force = true;
     } else if (s == "--get" || s == "--set") {
       if (a.mode) throw Error("give only one of --get and --set");
       a.mode = s.substr(2);
@@ -122,6 +131,48 @@ int do_get(const Args& a, Settings& s, std::ostream& out, std::ostream& err) {
   return kOk;
 }
 
+// --set: edits the one line of key in place (IniDocument), so comments, unknown keys and
+// everything else in the file stay. Problems elsewhere in the file are reported (as errors
+// with --strict, and then the file is left alone) but kept as they are.
+int do_set(const Args& a, const AppInfo& app, Settings& s, std::ostream& err) {
+  if (a.positional.size() < 2 || a.positional.size() > 3)
+    throw Error("--set needs a settings file, a key and optionally a value");
+  const std::string& path = a.positional[0];
+  const std::string& key = a.positional[1];
+  if (!s.has(key)) return report(err, {unknown_key_problem(s, key)}, true) ? kBadInput : kOk;
+  IniDocument doc = IniDocument::read(path);
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    LoadReport r = load_ini(s, path);
+    std::vector<Problem> others;
+    for (const auto& p : r.errors)
+      if (!iequals_key(s, p.key, key)) others.push_back(p);
+    for (const auto& p : r.warnings)
+      if (!iequals_key(s, p.key, key)) others.push_back(p);
+    for (auto& p : others) {
+      p.warning = true;
+      p.message += " (left as it is in the file)";
+    }
+    if (report(err, others, a.strict) > 0) {
+      err << "error: not changing '" << path << "' (--strict): fix the lines above first\n";
+      return kBadInput;
+    }
+  }
+  if (doc.empty()) doc.add_header(app.name, app.version);
+  if (a.positional.size() == 3)
+    s.set(key, a.positional[2]);  // throws (exit 2) for a bad value: the file stays as it was
+  else
+    s.reset(key);
+  const std::string canonical = s.schema().find(key)->key;
+  // A value equal to the default is written as no line, as OSKAR does.
+  if (s.is_default(canonical))
+    doc.remove(s.schema(), canonical);
+  else
+    doc.set(s.schema(), canonical, s.get(canonical));
+  doc.write(path);
+  return kOk;
+}
+
 }  // namespace
 
 int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunction& run,
@@ -156,41 +207,7 @@ int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunc
   Settings settings(std::move(*schema));
   try {
     if (args.mode == "get") return do_get(args, settings, out, err);
-    if (args.mode == "set") {
-      if (args.positional.size() < 2 || args.positional.size() > 3)
-        throw Error("--set needs a settings file, a key and optionally a value");
-      const std::string& path = args.positional[0];
-      const std::string& key = args.positional[1];
-      if (!settings.has(key))
-        return report(err, {unknown_key_problem(settings, key)}, true) ? kBadInput : kOk;
-      std::string file_app;
-      std::error_code ec;
-      if (fs::exists(path, ec)) {
-        IniFile ini;
-        LoadReport r = load_ini(settings, path, &ini);
-        file_app = ini.app;
-        // Values that cannot be kept would be lost by rewriting the file: refuse.
-        std::vector<Problem> lost;
-        for (const auto& p : r.errors)
-          if (!iequals_key(settings, p.key, key)) lost.push_back(p);
-        for (const auto& p : r.warnings)
-          if (p.message.rfind("is given again", 0) != 0) lost.push_back(p);
-        if (!lost.empty()) {
-          for (auto& p : lost) p.warning = false;
-          report(err, lost, true);
-          err << "error: not rewriting '" << path
-              << "': the entries above would be lost; fix them first\n";
-          return kBadInput;
-        }
-      }
-      if (args.positional.size() == 3)
-        settings.set(key, args.positional[2]);
-      else
-        settings.reset(key);
-      write_ini(settings, path,
-                app_matches(app, file_app) && !file_app.empty() ? file_app : app.name, app.version);
-      return kOk;
-    }
+    if (args.mode == "set") return do_set(args, app, settings, err);
     if (args.positional.size() != 1) {
       usage(err, app);
       return kBadInput;
@@ -212,7 +229,12 @@ int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunc
     Logger logger(out);
     if (args.quiet) logger.set_level(LogLevel::Warning);
     try {
-      run(settings, logger, RunOptions{args.strict, args.quiet});
+      interrupt::install();
+      run(settings, logger, RunOptions{args.strict, args.quiet, args.force});
+      interrupt::throw_if_requested();
+    } catch (const interrupt::Cancelled& e) {
+      err << "error: " << e.what() << "\n";
+      return 128 + e.signal_number();
     } catch (const InputError& e) {
       err << "error: " << e.what() << "\n";
       return kBadInput;

@@ -1,14 +1,17 @@
 // The command line shared by fringe's settings-driven apps (OSKAR's, oskar-compat.md 1.3):
 //   app [-q] [--strict] settings.ini    validate the file, then run
 //   app --get settings.ini key          print the value (or default) of key
-//   app --set settings.ini key [value]  set key (reset to default without value) and rewrite
-//                                       the file with non-default values only; the file is
-//                                       created when it does not exist
+//   app --set settings.ini key [value]  set key (reset to default without value): only the
+//                                       key's line changes (added or removed; a value equal
+//                                       to the default removes it); every other line stays
+//                                       byte for byte; the file is created when missing
 //   app --settings                      print the schema XML (imports inlined)
 //   app --version | --help
+// --force: run although the run-size estimate exceeds the free disk or memory.
 // -q: only warnings and errors are logged. --strict: warnings (unknown keys, keys ignored
 // because of their dependencies, an app= of another program) count as errors.
-// Exit codes: 0 ok, 1 the run failed, 2 bad input (command line, settings file, values).
+// Exit codes: 0 ok, 1 the run failed, 2 bad input (command line, settings file, values),
+// 128 + signal when SIGINT/SIGTERM/SIGHUP stopped the run (temporaries removed).
 // Problems go to stderr as "error: ..." / "warning: ...".
 #pragma once
 
@@ -37,6 +40,7 @@ struct AppInfo {
 struct RunOptions {
   bool strict = false;  // --strict: malformed input lines are errors, not warnings
   bool quiet = false;   // -q
+  bool force = false;   // --force: run although the size estimate exceeds free disk/memory
 };
 
 // Thrown by a run when its input (a file the settings name) is bad: exit code 2, not 1.
