@@ -8,11 +8,58 @@
 #include <sstream>
 
 #include "fringe/core/error.h"
+#include "fringe/settings/ini_document.h"
 #include "fringe/settings/text.h"
 
 namespace fringe::settings {
 
 namespace fs = std::filesystem;
+
+std::string normalise_ini_group(std::string_view group) {
+  std::string g(trim(group));
+  if (g == "General") return {};
+  std::replace(g.begin(), g.end(), '\\', '/');
+  std::replace(g.begin(), g.end(), '.', '/');
+  return g;
+}
+
+IniLine read_ini_line(std::string_view raw, std::string& group) {
+  IniLine out;
+  const std::string_view line = trim(raw);
+  if (line.empty()) return out;
+  if (line.front() == ';' || line.front() == '#') {
+    out.kind = IniLine::Kind::Comment;
+    return out;
+  }
+  if (line.front() == '[' && line.back() == ']') {
+    group = std::string(trim(line.substr(1, line.size() - 2)));
+    out.kind = IniLine::Kind::Group;
+    return out;
+  }
+  const size_t eq = line.find('=');
+  if (eq == std::string_view::npos) {
+    out.kind = IniLine::Kind::Malformed;
+    out.value = std::string(line);
+    return out;
+  }
+  std::string key(trim(line.substr(0, eq)));
+  const std::string_view value = trim(line.substr(eq + 1));
+  out.value = std::string(value);
+  // Offset of the value in raw: after the '=' and the spaces that follow it.
+  const size_t eq_in_raw = static_cast<size_t>(line.data() - raw.data()) + eq;
+  out.value_begin = value.empty() ? eq_in_raw + 1 : static_cast<size_t>(value.data() - raw.data());
+  std::replace(key.begin(), key.end(), '\\', '/');
+  std::replace(key.begin(), key.end(), '.', '/');
+  const std::string g = normalise_ini_group(group);
+  if (g.empty() && (key == "app" || key == "version")) {
+    out.kind = IniLine::Kind::Header;
+    out.key = key;
+    return out;
+  }
+  out.kind = IniLine::Kind::Entry;
+  out.key = g.empty() ? key : g + "/" + key;
+  return out;
+}
 
 IniFile parse_ini(std::istream& in, const std::string& path) {
   IniFile ini;
@@ -22,33 +69,22 @@ IniFile parse_ini(std::istream& in, const std::string& path) {
   long line_no = 0;
   while (std::getline(in, raw)) {
     ++line_no;
-    std::string_view line = trim(raw);
-    if (line_no == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line = trim(line.substr(3));
-    if (line.empty() || line.front() == ';' || line.front() == '#') continue;
-    if (line.front() == '[' && line.back() == ']') {
-      group = std::string(trim(line.substr(1, line.size() - 2)));
-      continue;
+    std::string_view view(raw);
+    if (line_no == 1 && view.substr(0, 3) == "\xEF\xBB\xBF") view.remove_prefix(3);
+    IniLine l = read_ini_line(view, group);
+    switch (l.kind) {
+      case IniLine::Kind::Header:
+        (l.key == "app" ? ini.app : ini.version) = l.value;
+        break;
+      case IniLine::Kind::Entry:
+        ini.entries.push_back({l.key, l.value, line_no});
+        break;
+      case IniLine::Kind::Malformed:
+        ini.malformed.push_back({"", l.value, line_no});
+        break;
+      default:
+        break;
     }
-    const size_t eq = line.find('=');
-    if (eq == std::string_view::npos) continue;
-    std::string key(trim(line.substr(0, eq)));
-    std::string value(trim(line.substr(eq + 1)));
-    std::replace(key.begin(), key.end(), '\\', '/');
-    std::replace(key.begin(), key.end(), '.', '/');
-    const bool general = group.empty() || group == "General";
-    if (general && key == "app") {
-      ini.app = value;
-      continue;
-    }
-    if (general && key == "version") {
-      ini.version = value;
-      continue;
-    }
-    std::string g = group;
-    std::replace(g.begin(), g.end(), '\\', '/');
-    std::replace(g.begin(), g.end(), '.', '/');
-    if (!general) key = g.append("/").append(key);
-    ini.entries.push_back({key, value, line_no});
   }
   return ini;
 }
@@ -89,6 +125,16 @@ std::string suggest_key(const Schema& schema, std::string_view unknown) {
 
 LoadReport apply_ini(Settings& settings, const IniFile& ini) {
   LoadReport report;
+  for (const auto& m : ini.malformed) {
+    Problem p;
+    p.file = ini.path;
+    p.line = m.line;
+    p.message = "'" + m.value +
+                "' is not a setting line and is ignored (expected key=value, [group], or a "
+                "comment starting with ';' or '#')";
+    p.warning = true;
+    report.warnings.push_back(std::move(p));
+  }
   std::map<std::string, long> seen;
   for (const auto& e : ini.entries) {
     Problem p;
@@ -168,23 +214,7 @@ std::string format_ini(const Settings& settings, const std::string& app,
 
 void write_ini(const Settings& settings, const std::string& path, const std::string& app,
                const std::string& version) {
-  const std::string text = format_ini(settings, app, version);
-  const fs::path target(path);
-  fs::path tmp = target;
-  tmp += ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw Error("cannot write settings file '" + tmp.string() + "'");
-    f << text;
-    f.flush();
-    if (!f) throw Error("failed writing settings file '" + tmp.string() + "'");
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error("cannot replace settings file '" + path + "'");
-  }
+  write_text_atomically(path, format_ini(settings, app, version));
 }
 
 }  // namespace fringe::settings
