@@ -1,6 +1,7 @@
 #include "fringe/astro/geodesy.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "fringe/core/error.h"
@@ -38,9 +39,12 @@ Geodetic ecef_to_geodetic(const Vec3& p) {
   const double r = std::hypot(p.x, p.y);
   const double dist = std::hypot(r, p.z);
   if (!(dist >= kMinRadius && dist <= kMaxRadius)) {  // also catches NaN
-    throw Error("ECEF position (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " +
-                std::to_string(p.z) + ") m is " + std::to_string(dist) +
-                " m from the Earth's centre; expected metres, 1e6..1e8 m from the centre");
+    // %.10g: std::to_string would print 1e308 as 309 digits.
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "ECEF position (%.10g, %.10g, %.10g) m is %.10g m", p.x, p.y,
+                  p.z, dist);
+    throw Error(std::string(buf) +
+                " from the Earth's centre; expected metres, 1e6..1e8 m from the centre");
   }
   const double lon = std::atan2(p.y, p.x);
   using Real = long double;  // keeps the height's cancellation error below 1e-12 m

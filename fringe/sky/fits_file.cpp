@@ -3,6 +3,7 @@
 #include <fitsio.h>
 
 #include "fringe/core/error.h"
+#include "fringe/core/resources.h"
 
 namespace fringe::sky {
 
@@ -56,6 +57,31 @@ std::optional<std::string> FitsFile::key_string(const std::string& name) const {
   std::string s(v);
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
+}
+
+void FitsFile::check_read_size(double values, double bytes_per_value,
+                               const std::string& keywords) const {
+  int status = 0;
+  LONGLONG head = 0, data_start = 0, data_end = 0;
+  fits_get_hduaddrll(fptr_, &head, &data_start, &data_end, &status);
+  check(status, "cannot locate the data section");
+  // logfilesize: the file's size as CFITSIO sees it (uncompressed, for .gz files).
+  const double file_bytes = static_cast<double>(fptr_->Fptr->logfilesize);
+  if (static_cast<double>(data_end) > file_bytes + 2880.0) {  // allow one missing FITS block
+    throw Error::in_file(path_, 0,
+                         "the header (" + keywords + ") implies " +
+                             format_bytes(static_cast<double>(data_end)) +
+                             " of data, but the file holds " + format_bytes(file_bytes) +
+                             ": the header is wrong or the file is truncated");
+  }
+  const double bytes = values * bytes_per_value;
+  const std::int64_t available = available_memory_bytes();
+  if (available >= 0 && bytes > static_cast<double>(available)) {
+    throw Error::in_file(path_, 0,
+                         "reading it (" + keywords + ") needs about " + format_bytes(bytes) +
+                             " of memory, but only " +
+                             format_bytes(static_cast<double>(available)) + " is available");
+  }
 }
 
 std::vector<std::string> FitsFile::history() const {

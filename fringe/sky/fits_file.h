@@ -29,6 +29,13 @@ class FitsFile {
   // All HISTORY card texts of the current HDU.
   std::vector<std::string> history() const;
 
+  // Before a read of `values` numbers that the header implies (`keywords` names them, e.g.
+  // "NAXIS1 = 1000000000, NAXIS2 = 2"): refuses, naming the file and the keywords, a current
+  // HDU whose data section (as the header sizes it) runs past the end of the file, and a read
+  // whose memory (`bytes_per_value` each) exceeds the available memory (resources.h), so that
+  // a corrupt header never becomes a runaway allocation or std::bad_alloc.
+  void check_read_size(double values, double bytes_per_value, const std::string& keywords) const;
+
  private:
   std::string path_;
   fitsfile* fptr_ = nullptr;

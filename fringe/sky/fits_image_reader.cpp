@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <new>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -154,6 +155,52 @@ bool beam_size(const FitsFile& f, double& bmaj, double& bmin) {
   return false;
 }
 
+// The reference point must be a direction on the sky and the pixel grid finite: CRVAL2 is a
+// latitude (within [-90, 90] deg), CRVAL1 a longitude (within [-360, 360] deg).
+void check_reference(const std::string& path, double crval1, double crval2, double crpix1,
+                     double crpix2, const std::array<double, 4>& cd) {
+  auto refuse = [&](const std::string& key, double value, const std::string& expected) {
+    throw Error::in_file(path, 0,
+                         "keyword " + key + " = " + std::to_string(value) + ": " + expected);
+  };
+  if (!(std::fabs(crval2) <= 90.0))
+    refuse("CRVAL2", crval2, "the reference latitude must be within [-90, 90] degrees");
+  if (!(std::fabs(crval1) <= 360.0))
+    refuse("CRVAL1", crval1, "the reference longitude must be within [-360, 360] degrees");
+  if (!std::isfinite(crpix1)) refuse("CRPIX1", crpix1, "expected a finite reference pixel");
+  if (!std::isfinite(crpix2)) refuse("CRPIX2", crpix2, "expected a finite reference pixel");
+  for (double v : cd)
+    if (!std::isfinite(v))
+      throw Error::in_file(path, 0, "the pixel scale (CDELTi, CDi_j or PCi_j) is not finite");
+}
+
+// FITS Stokes codes (Greisen & Calabretta 2002, A&A 395, 1061, table 7).
+std::string stokes_name(long code) {
+  static const char* const kPositive[] = {"I", "Q", "U", "V"};
+  static const char* const kNegative[] = {"RR", "LL", "RL", "LR", "XX", "YY", "XY", "YX"};
+  if (code >= 1 && code <= 4) return kPositive[code - 1];
+  if (code <= -1 && code >= -8) return kNegative[-code - 1];
+  return "code " + std::to_string(code);
+}
+
+// The 1-based pixel of STOKES axis `a` that holds Stokes I (value 1); refuses an axis
+// without one, naming what it holds (a Q plane must never be read as I).
+long stokes_i_pixel(const FitsFile& f, int a, long n) {
+  const double crval = f.key_double(key_i("CRVAL", a)).value_or(1.0);
+  const double cdelt = f.key_double(key_i("CDELT", a)).value_or(1.0);
+  const double crpix = f.key_double(key_i("CRPIX", a)).value_or(1.0);
+  std::string found;
+  for (long p = 1; p <= n && p <= 16; ++p) {
+    const double value = crval + cdelt * (static_cast<double>(p) - crpix);
+    const long code = std::lround(value);
+    if (code == 1 && std::fabs(value - 1.0) < 1e-6) return p;
+    found += (found.empty() ? "" : ", ") + stokes_name(code);
+  }
+  throw Error::in_file(f.path(), 0,
+                       "the STOKES axis (CTYPE" + std::to_string(a) + ") holds " + found +
+                           " but no Stokes I plane; a sky model image must be Stokes I");
+}
+
 }  // namespace
 
 FitsImageReadOptions fits_image_read_options(const FitsImageConfig& c) {
@@ -190,15 +237,28 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
   const std::array<double, 4> cd = cd_matrix(f);
   const double crpix1 = f.key_double("CRPIX1").value_or(0.0);
   const double crpix2 = f.key_double("CRPIX2").value_or(0.0);
-  const double lon0 = f.key_double("CRVAL1").value_or(0.0) * kDeg;
-  const double lat0 = f.key_double("CRVAL2").value_or(0.0) * kDeg;
+  const double crval1 = f.key_double("CRVAL1").value_or(0.0);
+  const double crval2 = f.key_double("CRVAL2").value_or(0.0);
+  check_reference(path, crval1, crval2, crpix1, crpix2, cd);
+  const double lon0 = crval1 * kDeg;
+  const double lat0 = crval2 * kDeg;
 
+  // The plane read: the Stokes I pixel of a STOKES axis, pixel 1 of every other axis.
+  std::vector<long> first(static_cast<std::size_t>(naxis), 1);
   // Reference frequency: FREQ axis at pixel 1; extra planes are ignored (warned).
   double freq = options.default_freq_hz;
   bool extra_planes = false;
   for (int a = 3; a <= naxis; ++a) {
-    if (naxes[a - 1] > 1) extra_planes = true;
     const std::string ctype = f.key_string(key_i("CTYPE", a)).value_or("");
+    if (ctype.rfind("STOKES", 0) == 0) {
+      first[a - 1] = stokes_i_pixel(f, a, naxes[a - 1]);
+      if (naxes[a - 1] > 1)
+        options.diagnostics.warn(path + ": image has " + std::to_string(naxes[a - 1]) +
+                                 " Stokes planes; only Stokes I (STOKES pixel " +
+                                 std::to_string(first[a - 1]) + ") is read");
+      continue;
+    }
+    if (naxes[a - 1] > 1) extra_planes = true;
     if (ctype.rfind("FREQ", 0) == 0) {
       const double crval = f.key_double(key_i("CRVAL", a)).value_or(0.0);
       const double cdelt = f.key_double(key_i("CDELT", a)).value_or(0.0);
@@ -238,10 +298,22 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
             (units == MapUnits::mK ? 1e-3 : 1.0);
   }
 
-  // First plane.
+  // The selected plane. Sizes come from the header: check them against the file and the
+  // memory before allocating (NAXIS1 = 1e9 in a 3 kB file).
   const long nx = naxes[0], ny = naxes[1];
-  std::vector<double> pixels(static_cast<std::size_t>(nx * ny));
-  std::vector<long> first(static_cast<std::size_t>(naxis), 1);
+  const double plane_values = static_cast<double>(nx) * static_cast<double>(ny);
+  // Per pixel: the value and its selection flag (the sources kept come on top).
+  constexpr double kBytesPerPixel = sizeof(double) + 1.0;
+  f.check_read_size(plane_values, kBytesPerPixel,
+                    "NAXIS1 = " + std::to_string(nx) + ", NAXIS2 = " + std::to_string(ny));
+  std::vector<double> pixels;
+  try {
+    pixels.resize(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny));
+  } catch (const std::bad_alloc&) {
+    throw Error::in_file(path, 0,
+                         "not enough memory for an image plane of NAXIS1 = " + std::to_string(nx) +
+                             " x NAXIS2 = " + std::to_string(ny) + " pixels");
+  }
   double nulval = std::nan("");
   int anynul = 0;
   fits_read_pix(f.get(), TDOUBLE, first.data(), nx * ny, &nulval, pixels.data(), &anynul, &status);

@@ -88,6 +88,10 @@ SkyModel read_healpix_sky(const std::string& path, const HealpixReadOptions& opt
     throw Error::in_file(path, 0,
                          "HEALPix table holds " + std::to_string(total) +
                              " values, not 12 NSIDE^2 (NSIDE = " + std::to_string(nside) + ")");
+  // The sizes come from the header: check them against the file and the memory first.
+  f.check_read_size(
+      static_cast<double>(total), sizeof(double) + 1.0,
+      "NAXIS2 = " + std::to_string(nrows) + " rows of " + std::to_string(repeat) + " values");
   std::vector<double> values(static_cast<std::size_t>(total));
   double nulval = std::nan("");
   int anynul = 0;

@@ -1,6 +1,7 @@
 #include "fringe/sky/sky_text_reader.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <numbers>
 #include <optional>
@@ -17,7 +18,42 @@ namespace {
 
 constexpr double kDeg = std::numbers::pi / 180.0;
 constexpr double kArcsec = kDeg / 3600.0;
-constexpr std::size_t kHeaderSearchBytes = 4096;  // OSKAR looks for "format" in 4 KiB
+constexpr std::size_t kHeaderSearchBytes = 4096;       // OSKAR looks for "format" in 4 KiB
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // skipped at the start of a file
+
+// Input ranges (docs/reliability/parsers.md): no number in a sky model may exceed 1e30 in
+// magnitude (fluxes in Jy, frequencies in Hz, sizes in arcsec: 1e30 Jy is far beyond any
+// source, and 1e308 only turns into Inf in products); RA within [-360, 360] deg; spectral
+// index terms (logarithmic form) and curvature within [-100, 100], beyond which
+// (nu/nu0)^alpha overflows for ordinary frequency ratios.
+constexpr double kMaxValue = 1e30;
+constexpr double kMaxRaDeg = 360.0;
+constexpr double kMaxSpectralTerm = 100.0;
+
+std::string format_value(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+// Empty if every value of `values` is within kMaxValue, else why not.
+std::string out_of_range(const std::vector<double>& values, const std::string& what) {
+  for (double v : values)
+    if (std::fabs(v) > kMaxValue)
+      return what + " " + format_value(v) + " is out of range (|value| <= 1e30 expected)";
+  return {};
+}
+
+// Empty if the spectral index terms and curvature are within kMaxSpectralTerm.
+std::string spectral_out_of_range(const Source& s) {
+  if (!s.linear_spectral_index)
+    for (double a : s.spectral_index)
+      if (std::fabs(a) > kMaxSpectralTerm)
+        return "spectral index " + format_value(a) + " is outside [-100, 100]";
+  if (std::fabs(s.curvature) > kMaxSpectralTerm)
+    return "spectral curvature " + format_value(s.curvature) + " is outside [-100, 100]";
+  return {};
+}
 
 struct Line {
   std::string text;
@@ -33,7 +69,7 @@ std::vector<Line> read_lines(const std::string& path) {
   if (in.bad()) throw Error::in_file(path, 0, "error while reading sky model file");
   const std::string data = ss.str();
   std::vector<Line> lines;
-  std::size_t pos = 0;
+  std::size_t pos = data.rfind(kUtf8Bom, 0) == 0 ? kUtf8Bom.size() : 0;
   long number = 0;
   while (pos < data.size()) {
     std::size_t end = data.find('\n', pos);
@@ -155,6 +191,12 @@ bool parse_fixed_line(const std::vector<std::string_view>& tokens, Source& s, st
         "found " + std::to_string(n) + " values; expected 3 to 9, 11 (legacy, no RM) or 12 columns";
     return false;
   }
+  why = out_of_range(v, "value");
+  if (!why.empty()) return false;
+  if (std::fabs(v[0]) > kMaxRaDeg) {
+    why = "RA " + format_value(v[0]) + " deg is outside [-360, 360]";
+    return false;
+  }
   if (std::fabs(v[1]) > 90.0) {
     why = "Dec " + std::to_string(v[1]) + " deg is outside [-90, 90]";
     return false;
@@ -188,7 +230,8 @@ bool parse_fixed_line(const std::vector<std::string_view>& tokens, Source& s, st
   s.fwhm_major = maj * kArcsec;
   s.fwhm_minor = min * kArcsec;
   s.position_angle = pa * kDeg;
-  return true;
+  why = spectral_out_of_range(s);
+  return why.empty();
 }
 
 SkyModel read_fixed(const std::string& path, const std::vector<Line>& lines,
@@ -234,8 +277,46 @@ enum class Col {
   Minor,
   SemiMajor,
   SemiMinor,
-  PA
+  PA,
+  Name,       // a source name (Name, component_id, source_id): read and ignored
+  SourceType  // LOFAR/makesourcedb "Type": POINT or GAUSSIAN (the size columns decide)
 };
+
+// Columns giving one value per source: a second such column replaces the first's value.
+// (Stokes, reference frequency, spectral index, polarisation and line-width columns append
+// to a vector instead.)
+const char* single_valued_quantity(Col c) {
+  switch (c) {
+    case Col::RaRad:
+    case Col::RaDeg:
+      return "RA";
+    case Col::DecRad:
+    case Col::DecDeg:
+      return "Dec";
+    case Col::FreqInc:
+      return "frequency increment";
+    case Col::SpecCurv:
+      return "spectral curvature";
+    case Col::RM:
+      return "rotation measure";
+    case Col::LogSI:
+      return "spectral index form";
+    case Col::RefWave:
+      return "reference wavelength";
+    case Col::Major:
+    case Col::SemiMajor:
+      return "major axis";
+    case Col::Minor:
+    case Col::SemiMinor:
+      return "minor axis";
+    case Col::PA:
+      return "position angle";
+    case Col::SourceType:
+      return "source type";
+    default:
+      return nullptr;
+  }
+}
 
 Col column_type(std::string_view name) {
   using text::iequals;
@@ -272,6 +353,10 @@ Col column_type(std::string_view name) {
   if (any({"SemiMaj", "semi_maj", "a"})) return Col::SemiMajor;
   if (any({"SemiMin", "semi_min", "b"})) return Col::SemiMinor;
   if (any({"Ori", "PositionAng", "position_ang", "pos_ang", "pa"})) return Col::PA;
+  // Source names (LOFAR's Name; the SKA catalogue's component_id and source_id).
+  if (iequals(name, "Name") || iequals(name, "component_id") || iequals(name, "source_id"))
+    return Col::Name;
+  if (iequals(name, "Type")) return Col::SourceType;
   return Col::Custom;
 }
 
@@ -290,6 +375,57 @@ struct Column {
   std::string default_value;
   std::optional<double> suffix;
 };
+
+// A questionable header or row that OSKAR accepts silently: a warning naming the file and
+// line, or an error with `strict`.
+void questionable(const std::string& path, long line, const std::string& why,
+                  const TextReadOptions& options) {
+  if (options.strict) throw Error::in_file(path, line, why);
+  ErrorContext ctx;
+  ctx.file = path;
+  ctx.line = line;
+  options.diagnostics.warn(format_error(why, ctx));
+}
+
+// Unknown column names are ignored (as OSKAR does) but said; so are duplicates.
+void check_column_names(const std::string& path, long line, const std::vector<Column>& cols,
+                        const TextReadOptions& options) {
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    const std::string number = "column " + std::to_string(c + 1);
+    if (cols[c].name.empty()) {
+      questionable(path, line, number + " of the format header has no name; it is ignored",
+                   options);
+    } else if (cols[c].type == Col::Custom) {
+      questionable(path, line,
+                   number + " '" + cols[c].name +
+                       "' is not a known sky model column name; it is ignored (known: RA, Dec, "
+                       "I, Q, U, V, ReferenceFrequency, SpectralIndex, MajorAxis, ... : "
+                       "docs/reliability/parsers.md)",
+                   options);
+    }
+    for (std::size_t d = 0; d < c; ++d) {
+      if (cols[c].name.empty()) break;
+      const char* q = single_valued_quantity(cols[c].type);
+      if (text::iequals(cols[d].name, cols[c].name)) {
+        questionable(path, line,
+                     "column name '" + cols[c].name + "' appears twice (columns " +
+                         std::to_string(d + 1) + " and " + std::to_string(c + 1) + ")" +
+                         (q ? "; the last one is used" : "; their values are joined"),
+                     options);
+        break;
+      }
+      const char* p = single_valued_quantity(cols[d].type);
+      if (q && p && std::string_view(p) == q) {
+        questionable(path, line,
+                     "columns '" + cols[d].name + "' and '" + cols[c].name + "' both give the " +
+                         q + " (columns " + std::to_string(d + 1) + " and " +
+                         std::to_string(c + 1) + "); the last one is used",
+                     options);
+        break;
+      }
+    }
+  }
+}
 
 std::vector<Column> parse_columns(const std::string& path, long line, const std::string& header) {
   // Remove whitespace around '=' (outside quotes) so "name = 'x'" stays one field.
@@ -342,8 +478,10 @@ struct RowValues {
   bool i_all_suffixed = true;
 };
 
+// `source_type` receives the Type column's value when it is neither POINT nor GAUSSIAN.
 bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::string>& fields,
-                     Source& s, std::string& why) {
+                     Source& s, std::string& why, std::string& source_type) {
+  source_type.clear();
   if (fields.size() != cols.size()) {
     why = "found " + std::to_string(fields.size()) + " fields for " + std::to_string(cols.size()) +
           " columns";
@@ -370,12 +508,14 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
     auto scalar = [&](double& out) {
       auto x = text::parse_number(value);
       if (!x) return bad("a number");
+      if (std::fabs(*x) > kMaxValue) return bad("within [-1e30, 1e30]");
       out = *x;
       return true;
     };
     auto list = [&](std::vector<double>& out) {
       auto x = text::parse_vector(value);
       if (!x) return bad("a number or a [vector] of numbers");
+      if (!out_of_range(*x, "").empty()) return bad("within [-1e30, 1e30]");
       out.insert(out.end(), x->begin(), x->end());
       return true;
     };
@@ -383,7 +523,8 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
       case Col::RaRad:
       case Col::RaDeg: {
         auto x = text::parse_ra(value, col.type == Col::RaDeg);
-        if (!x) return bad("a valid RA");
+        if (!x || std::fabs(*x) > kMaxRaDeg * kDeg * (1 + 1e-15))
+          return bad("a valid RA (within [-360, 360] deg or [-2 pi, 2 pi] rad)");
         s.ra = *x;
         have_ra = true;
         break;
@@ -466,6 +607,11 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
         s.position_angle = x * kDeg;
         break;
       }
+      case Col::SourceType:
+        if (!text::iequals(value, "POINT") && !text::iequals(value, "GAUSSIAN"))
+          source_type = std::string(value);
+        break;
+      case Col::Name:
       case Col::Custom:
         break;
     }
@@ -510,24 +656,43 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
     why = "reference frequency must not be negative";
     return false;
   }
-  return true;
+  why = spectral_out_of_range(s);
+  return why.empty();
 }
 
 SkyModel read_named(const std::string& path, const std::vector<Line>& lines,
                     const HeaderSearch& header, const TextReadOptions& options) {
   const std::vector<Column> cols = parse_columns(path, header.header_line, header.columns);
+  check_column_names(path, header.header_line, cols, options);
   SkyModel sky;
+  // Unsupported source types: the first few rows are named, then a count (a catalogue of
+  // shapelets would otherwise print one warning per source).
+  constexpr std::size_t kTypeWarnings = 5;
+  std::size_t unknown_types = 0;
   for (const Line& line : lines) {
     if (line.number <= header.header_line) continue;  // rows start after the header
     const std::string_view t = text::trim(line.text);
     if (t.empty() || t.front() == '#') continue;
     Source s;
-    std::string why;
-    if (!parse_named_row(cols, text::split_fields(t), s, why)) {
+    std::string why, source_type;
+    if (!parse_named_row(cols, text::split_fields(t), s, why, source_type)) {
       malformed(path, line.number, why, options);
       continue;
     }
+    if (!source_type.empty() && ++unknown_types <= kTypeWarnings) {
+      questionable(path, line.number,
+                   "source type '" + source_type +
+                       "' is not supported (POINT or GAUSSIAN); the source is read as a " +
+                       (s.fwhm_major > 0 || s.fwhm_minor > 0 ? "Gaussian" : "point source") +
+                       " from its size columns",
+                   options);
+    }
     sky.push_back(s);
+  }
+  if (unknown_types > kTypeWarnings) {
+    options.diagnostics.warn(path + ": " + std::to_string(unknown_types) +
+                             " sources in all have an unsupported source type (read as point "
+                             "sources or Gaussians from their size columns)");
   }
   return sky;
 }

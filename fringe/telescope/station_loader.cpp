@@ -11,6 +11,14 @@
 namespace fringe::telescope::detail {
 namespace {
 
+// Input ranges (docs/reliability/parsers.md). Element positions are offsets within a station
+// or tile: 1e7 m (larger than the Earth) bounds any real one. Gains are dimensionless and ~1;
+// 1e3 leaves room for unnormalised inputs while keeping gain^2 x flux finite even in single
+// precision. Phases (deg) beyond 1e5 lose their meaning in double precision sums anyway.
+constexpr double kMaxElementCoordinate = 1e7;  // m
+constexpr double kMaxGain = 1e3;               // dimensionless
+constexpr double kMaxPhaseDeg = 1e5;           // deg
+
 // Element positions from a layout file: E N [U [dE dN dU]].
 struct LayoutColumns {
   std::vector<astro::Vec3> measured, truth;
@@ -18,8 +26,11 @@ struct LayoutColumns {
 
 LayoutColumns read_element_layout(const fs::path& file) {
   LayoutColumns out;
-  for (const auto& v :
-       read_number_table(file, 2, {0, 0, 0, 0, 0, 0}, "E N [U [dE dN dU]] in metres")) {
+  for (const auto& row : read_text_rows(file)) {
+    const auto v = parse_row(file, row, 2, {0, 0, 0, 0, 0, 0}, "E N [U [dE dN dU]] in metres");
+    for (std::size_t i = 0; i < v.size(); ++i)
+      check_range(file, row, i + 1, v[i], -kMaxElementCoordinate, kMaxElementCoordinate,
+                  "element coordinate", "metres");
     out.measured.push_back({v[0], v[1], v[2]});
     out.truth.push_back({v[0] + v[3], v[1] + v[4], v[2] + v[5]});
   }
@@ -74,9 +85,14 @@ void load_feed_quantity(const fs::path& dir, StationModel& m, std::vector<T> Fee
 
 std::vector<ElementGainPhase> read_gain_phase(const fs::path& file) {
   std::vector<ElementGainPhase> out;
-  for (const auto& v :
-       read_number_table(file, 1, {1, 0, 0, 0}, "G0 [phi0 deg [sigma_G [sigma_phi deg]]]"))
+  for (const auto& row : read_text_rows(file)) {
+    const auto v = parse_row(file, row, 1, {1, 0, 0, 0}, "G0 [phi0 deg [sigma_G [sigma_phi deg]]]");
+    check_range(file, row, 1, v[0], -kMaxGain, kMaxGain, "element gain G0", "");
+    check_range(file, row, 2, v[1], -kMaxPhaseDeg, kMaxPhaseDeg, "element phase phi0", "degrees");
+    check_range(file, row, 3, v[2], 0.0, kMaxGain, "gain error sigma_G", "");
+    check_range(file, row, 4, v[3], 0.0, kMaxPhaseDeg, "phase error sigma_phi", "degrees");
     out.push_back({v[0], v[1] * kDegToRad, v[2], v[3] * kDegToRad});
+  }
   return out;
 }
 
@@ -117,7 +133,27 @@ std::vector<PermittedBeam> read_permitted_beams(const fs::path& file) {
 
 }  // namespace
 
-StationModel load_station_folder(const fs::path& dir, int depth, const Report& report) {
+StationModel load_station_folder(const fs::path& dir, int depth, const Report& report,
+                                 std::vector<fs::path> descent) {
+  std::error_code ec;
+  fs::path canonical = fs::canonical(dir, ec);
+  if (ec) throw Error::in_file(dir.string(), 0, "cannot resolve the folder: " + ec.message());
+  for (const fs::path& above : descent) {
+    if (above == canonical) {
+      throw Error::in_file(dir.string(), 0,
+                           "folder loop: this is the folder " + canonical.string() +
+                               ", which contains it (a symbolic link back up the telescope "
+                               "model?); station and tile folders must not contain themselves");
+    }
+  }
+  if (depth > kMaxStationDepth) {
+    throw Error::in_file(dir.string(), 0,
+                         "station folders nest " + std::to_string(depth) +
+                             " levels deep; at most " + std::to_string(kMaxStationDepth) +
+                             " are supported (station, tiles, ...)");
+  }
+  descent.push_back(std::move(canonical));
+
   StationModel m;
   m.name = dir.filename().string();
   m.directory = dir.string();
@@ -216,7 +252,7 @@ StationModel load_station_folder(const fs::path& dir, int depth, const Report& r
   // Tiles.
   const auto subdirs = sorted_subdirs(dir);
   if (subdirs.size() == 1) {
-    m.tiles.push_back(load_station_folder(dir / subdirs[0], depth + 1, report));
+    m.tiles.push_back(load_station_folder(dir / subdirs[0], depth + 1, report, descent));
     m.tile_index.assign(n, 0);
   } else if (subdirs.size() > 1) {
     if (subdirs.size() != n) {
@@ -227,7 +263,7 @@ StationModel load_station_folder(const fs::path& dir, int depth, const Report& r
               " elements: expected 1 tile folder (shared by all elements) or one per element");
     }
     for (std::size_t i = 0; i < n; ++i) {
-      m.tiles.push_back(load_station_folder(dir / subdirs[i], depth + 1, report));
+      m.tiles.push_back(load_station_folder(dir / subdirs[i], depth + 1, report, descent));
       m.tile_index.push_back(static_cast<int>(i));
     }
   }

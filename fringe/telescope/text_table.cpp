@@ -2,13 +2,23 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "fringe/core/error.h"
 
 namespace fringe::telescope {
 namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+std::string format_value(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
 
 bool is_separator(char c) { return c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\v'; }
 
@@ -48,6 +58,7 @@ std::vector<TextRow> read_text_rows(const std::filesystem::path& file) {
   long number = 0;
   while (std::getline(in, line)) {
     ++number;
+    if (number == 1 && line.rfind(kUtf8Bom, 0) == 0) line.erase(0, kUtf8Bom.size());
     auto fields = split_fields(line);
     if (fields.empty()) continue;
     rows.push_back({number, std::move(fields)});
@@ -66,6 +77,11 @@ double parse_number(const std::filesystem::path& file, long line, std::size_t co
   if (ec != std::errc() || ptr != last || first == last || !std::isfinite(value)) {
     throw file_error(file, line, column,
                      ordinal_column(column) + ": expected a number, found '" + field + "'");
+  }
+  if (std::fabs(value) > kMaxTextValue) {
+    throw file_error(file, line, column,
+                     ordinal_column(column) + ": " + field + " is out of range (|value| <= " +
+                         format_value(kMaxTextValue) + " expected)");
   }
   return value;
 }
@@ -89,6 +105,18 @@ std::vector<double> parse_row(const std::filesystem::path& file, const TextRow& 
   for (std::size_t i = 0; i < n; ++i)
     values[i] = parse_number(file, row.line, i + 1, row.fields[i]);
   return values;
+}
+
+void check_range(const std::filesystem::path& file, const TextRow& row, std::size_t column,
+                 double value, double lo, double hi, const std::string& what,
+                 const std::string& unit) {
+  if (value >= lo && value <= hi) return;
+  const std::string written =
+      column >= 1 && column <= row.fields.size() ? row.fields[column - 1] : format_value(value);
+  throw Error::in_file(file.string(), row.line,
+                       what + " " + written + " is outside [" + format_value(lo) + ", " +
+                           format_value(hi) + "]" + (unit.empty() ? "" : " " + unit) + " (" +
+                           ordinal_column(column) + ")");
 }
 
 std::vector<std::vector<double>> read_number_table(const std::filesystem::path& file,

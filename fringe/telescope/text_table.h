@@ -1,8 +1,10 @@
 // Reading the small text tables of a telescope model (.tm) directory.
 // OSKAR's rules: fields are separated by spaces, tabs or commas (runs of separators count as
 // one), '#' starts a comment that runs to the end of the line, blank lines are skipped.
-// Every value is checked: a field that is not a number raises fringe::Error naming the file,
-// the line and the column. No units here: callers convert (degrees -> radians etc.).
+// A UTF-8 byte-order mark at the start of a file is skipped (editors on Windows write one).
+// Every value is checked: a field that is not a number, or whose magnitude exceeds
+// kMaxTextValue, raises fringe::Error naming the file, the line and the column. No units
+// here: callers convert (degrees -> radians etc.) and check their own ranges (check_range).
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,11 @@
 #include <vector>
 
 namespace fringe::telescope {
+
+// No quantity in a telescope model comes near this magnitude (positions are < 1e8 m, gains
+// ~1, frequencies < 1e12 Hz); larger finite values (1e308) would only turn into Inf or NaN
+// later in products, so they are refused where they are read.
+constexpr double kMaxTextValue = 1e30;
 
 // One data line: its 1-based line number in the file and its fields as written.
 struct TextRow {
@@ -41,8 +48,15 @@ std::vector<std::vector<double>> read_number_table(const std::filesystem::path& 
 std::vector<int> read_int_column(const std::filesystem::path& file, const std::string& what,
                                  std::vector<long>* lines = nullptr);
 
-// Parses one field as a finite double; throws fringe::Error (file, line, column) otherwise.
+// Parses one field as a finite double with |value| <= kMaxTextValue; throws fringe::Error
+// (file, line, column) otherwise.
 double parse_number(const std::filesystem::path& file, long line, std::size_t column,
                     const std::string& field);
+
+// Throws fringe::Error (file, line) unless lo <= value <= hi: "<what> <field> is outside
+// [lo, hi] <unit> (column n)", e.g. what = "latitude", unit = "degrees".
+void check_range(const std::filesystem::path& file, const TextRow& row, std::size_t column,
+                 double value, double lo, double hi, const std::string& what,
+                 const std::string& unit);
 
 }  // namespace fringe::telescope

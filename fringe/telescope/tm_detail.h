@@ -51,7 +51,15 @@ void scan_unsupported(const fs::path& dir, int depth, const Report& report);
 // One number per line.
 std::vector<double> read_single_column(const fs::path& file, const std::string& what);
 
+// Deepest station hierarchy accepted (1 = station, 2 = tiles, ...): real models use 2 or 3;
+// the limit bounds the work a hostile model can ask for (each level may multiply it).
+constexpr int kMaxStationDepth = 10;
+
 // Loads a station (depth 1) or tile (depth > 1) folder and its tiles, recursively.
-StationModel load_station_folder(const fs::path& dir, int depth, const Report& report);
+// `descent` holds the canonical paths of the folders above `dir` (the model's root first):
+// a folder that is one of them (a symbolic link such as `ln -s . station000/loop`) would nest
+// without end and is refused, naming the path.
+StationModel load_station_folder(const fs::path& dir, int depth, const Report& report,
+                                 std::vector<fs::path> descent = {});
 
 }  // namespace fringe::telescope::detail

@@ -17,6 +17,26 @@ namespace fs = std::filesystem;
 using namespace detail;
 
 namespace {
+// Input ranges (docs/reliability/parsers.md): a longitude within [-360, 360] deg, a latitude
+// within [-90, 90] deg, an altitude within [-1e4, 1e5] m (ocean floor to balloon height; the
+// WGS84 conversion assumes a point near the surface), and station coordinates (ENU or ECEF,
+// and their error columns) within 1e8 m, the largest distance from the Earth's centre that
+// astro::ecef_to_geodetic accepts.
+constexpr double kMaxAltitude = 1e5, kMinAltitude = -1e4;  // m
+constexpr double kMaxStationCoordinate = 1e8;              // m
+
+void check_geodetic(const fs::path& file, const TextRow& row, const std::vector<double>& v) {
+  check_range(file, row, 1, v[0], -360.0, 360.0, "longitude", "degrees");
+  check_range(file, row, 2, v[1], -90.0, 90.0, "latitude", "degrees");
+  check_range(file, row, 3, v[2], kMinAltitude, kMaxAltitude, "altitude", "metres");
+}
+
+void check_positions(const fs::path& file, const TextRow& row, const std::vector<double>& v) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    check_range(file, row, i + 1, v[i], -kMaxStationCoordinate, kMaxStationCoordinate, "coordinate",
+                "metres");
+}
+
 void read_position(const fs::path& dir, TelescopeModel& model) {
   const fs::path file = dir / "position.txt";
   if (!has_file(dir, "position.txt")) {
@@ -33,9 +53,7 @@ void read_position(const fs::path& dir, TelescopeModel& model) {
                          "expected exactly one line 'longitude latitude [altitude]', found " +
                              std::to_string(rows.size()));
   const auto v = parse_row(file, rows[0], 2, {0, 0, 0}, "longitude latitude [deg] [altitude m]");
-  if (std::abs(v[1]) > 90.0)
-    throw Error::in_file(file.string(), rows[0].line,
-                         "latitude " + rows[0].fields[1] + " is outside [-90, 90] degrees");
+  check_geodetic(file, rows[0], v);
   model.centre = {v[0] * kDegToRad, v[1] * kDegToRad, v[2]};
   model.centre_ecef = astro::geodetic_to_ecef(model.centre);
 }
@@ -83,6 +101,7 @@ void read_station_layout(const fs::path& dir, TelescopeModel& model, const Repor
     switch (model.layout_frame) {
       case LayoutFrame::Enu: {
         const auto v = parse_row(file, row, 2, {0, 0, 0, 0, 0, 0}, "E N [U [dE dN dU]] in metres");
+        check_positions(file, row, v);
         s.measured_enu = {v[0], v[1], v[2]};
         s.true_enu = {v[0] + v[3], v[1] + v[4], v[2] + v[5]};
         s.measured_offset_ecef = astro::enu_to_ecef_offset(s.measured_enu, c.lon, c.lat);
@@ -91,6 +110,7 @@ void read_station_layout(const fs::path& dir, TelescopeModel& model, const Repor
       }
       case LayoutFrame::Ecef: {
         const auto v = parse_row(file, row, 3, {0, 0, 0, 0, 0, 0}, "X Y Z [dX dY dZ] in metres");
+        check_positions(file, row, v);
         const astro::Vec3 measured{v[0], v[1], v[2]};
         const astro::Vec3 truth{v[0] + v[3], v[1] + v[4], v[2] + v[5]};
         s.measured_offset_ecef = sub(measured, model.centre_ecef);
@@ -101,9 +121,7 @@ void read_station_layout(const fs::path& dir, TelescopeModel& model, const Repor
       }
       case LayoutFrame::Wgs84: {
         const auto v = parse_row(file, row, 2, {0, 0, 0}, "longitude latitude [deg] [altitude m]");
-        if (std::abs(v[1]) > 90.0)
-          throw Error::in_file(file.string(), row.line,
-                               "latitude " + row.fields[1] + " is outside [-90, 90] degrees");
+        check_geodetic(file, row, v);
         const astro::Vec3 ecef =
             astro::geodetic_to_ecef({v[0] * kDegToRad, v[1] * kDegToRad, v[2]});
         s.measured_offset_ecef = sub(ecef, model.centre_ecef);
@@ -114,7 +132,13 @@ void read_station_layout(const fs::path& dir, TelescopeModel& model, const Repor
       }
     }
     s.true_ecef = add(model.centre_ecef, s.true_offset_ecef);
-    s.geodetic = astro::ecef_to_geodetic(s.true_ecef);
+    try {
+      s.geodetic = astro::ecef_to_geodetic(s.true_ecef);
+    } catch (const Error& e) {  // a position far from the Earth's surface: name the line
+      throw Error::in_file(
+          file.string(), row.line,
+          "station " + std::to_string(model.stations.size() + 1) + ": " + e.message());
+    }
     model.stations.push_back(s);
   }
 }
@@ -239,8 +263,12 @@ TelescopeModel load_telescope_model(const fs::path& directory, Logger* logger) {
   if (num_dirs == 0) {
     model.station_models.push_back(StationModel::single_element());
   } else if (num_dirs == 1 || have_map || num_dirs == num_stations) {
-    for (const auto& name : subdirs)
-      model.station_models.push_back(load_station_folder(directory / name, 1, report));
+    std::error_code ec;
+    const fs::path root = fs::canonical(directory, ec);
+    for (const auto& name : subdirs) {
+      model.station_models.push_back(
+          load_station_folder(directory / name, 1, report, {ec ? directory : root}));
+    }
     one_folder_per_station = num_dirs > 1 && !have_map;
   } else {
     throw Error::in_file(directory.string(), 0,
