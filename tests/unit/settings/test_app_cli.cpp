@@ -172,10 +172,14 @@ TEST(AppCli, GetAndSet) {
   EXPECT_EQ(run({"--set", ini, "telescope/station_type", "iso"}).code, 0);
   EXPECT_EQ(run({"--get", ini, "telescope/station_type"}).out, "Isotropic beam\n");
   std::string text = read_text(ini);
+  // Only the set keys' lines change: app= and version= are the file's own.
   EXPECT_NE(text.find("app=oskar_testapp\n"), std::string::npos);  // kept
-  EXPECT_NE(text.find("version=9.8.7\n"), std::string::npos);
-  EXPECT_NE(text.find("[observation]\nstart_frequency_hz=1e8\nnum_channels=4\n"), std::string::npos)
+  EXPECT_NE(text.find("version=2.13\n"), std::string::npos);
+  EXPECT_NE(text.find("[observation]\nstart_frequency_hz=1e8\nstart_time_utc=2024-03-15 "
+                      "06:09:00\nlength=60\nnum_channels=4\n"),
+            std::string::npos)
       << text;
+  EXPECT_NE(text.find("station_type=Isotropic beam\n"), std::string::npos) << text;
   // Reset to default: the key disappears from the file.
   EXPECT_EQ(run({"--set", ini, "observation/num_channels"}).code, 0);
   EXPECT_EQ(read_text(ini).find("num_channels"), std::string::npos);
@@ -186,11 +190,19 @@ TEST(AppCli, GetAndSet) {
   EXPECT_NE(b.err.find("setting 'observation/num_channels' = 'zero'"), std::string::npos);
   EXPECT_EQ(run({"--set", ini, "observation/nope", "1"}).code, 2);
   EXPECT_EQ(read_text(ini), before);
-  // A file with an unknown key is not rewritten (the key would be lost).
+  // A file with an unknown key: the key is kept (with a warning); with --strict the file is
+  // left alone.
   std::ofstream(ini, std::ios::app) << "[sky]\nmystery=1\n";
   Result l = run({"--set", ini, "observation/num_channels", "2"});
-  EXPECT_EQ(l.code, 2);
-  EXPECT_NE(l.err.find("would be lost"), std::string::npos);
+  EXPECT_EQ(l.code, 0) << l.err;
+  EXPECT_NE(l.err.find("warning: "), std::string::npos);
+  EXPECT_NE(l.err.find("'sky/mystery' = '1': unknown setting"), std::string::npos) << l.err;
+  EXPECT_NE(read_text(ini).find("[sky]\nmystery=1\n"), std::string::npos);
+  const std::string kept = read_text(ini);
+  Result ls = run({"--strict", "--set", ini, "observation/num_channels", "3"});
+  EXPECT_EQ(ls.code, 2);
+  EXPECT_NE(ls.err.find("not changing"), std::string::npos) << ls.err;
+  EXPECT_EQ(read_text(ini), kept);
   // --set creates a new file.
   const std::string fresh = (dir / "new.ini").string();
   EXPECT_EQ(run({"--set", fresh, "simulator/use_gpus", "false"}).code, 0);
