@@ -2,9 +2,14 @@
 // (settings/calibrate.xml, docs/calibration.md). Solves per solution interval and channel
 // group, writes the gain table (+ CSV) and CORRECTED_DATA, and logs a summary: cells,
 // convergence, iterations, residual RMS before and after, and the time of each stage.
+// Exit codes (docs/reliability.md): 0 done; 2 bad input (settings, outputs that would replace
+// something that is not an earlier gain table or overlap an input, an MS that does not fit
+// the settings or is not writable), found before the MS is touched; 1 the run failed (data
+// that solve nothing, a write error such as a full disk); 130/143 SIGINT/SIGTERM.
 #include <chrono>
 #include <string>
 
+#include "fringe/calibrate/calibrate_checks.h"
 #include "fringe/calibrate/calibrate_ms.h"
 #include "fringe/core/error.h"
 #include "fringe/core/log.h"
@@ -23,7 +28,14 @@ namespace cal = fringe::calibrate;
 void run(Settings& s, Logger& log) {
   const auto start = std::chrono::steady_clock::now();
   log.info("Settings are valid.");
-  const cal::CalibrateMsConfig config = fringe::sim::calibrate_config(s);
+  // Everything that can be checked before the MS is touched is bad input (exit 2).
+  cal::CalibrateMsConfig config;
+  try {
+    config = fringe::sim::calibrate_config(s);
+    cal::check_calibration(config);
+  } catch (const fringe::Error& e) {
+    throw fringe::settings::InputError(e);
+  }
   const cal::CalibrateMsResult r = cal::calibrate_ms(config, &log);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

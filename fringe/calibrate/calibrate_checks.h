@@ -1,0 +1,49 @@
+// Checks made before a calibration touches anything (docs/reliability.md, issue 16): the
+// outputs (gain table and its CSV twin) against what is at their paths and against the
+// run's inputs (the Measurement Set, the sky model), the MS's writability when
+// CORRECTED_DATA is to be written, and the settings that depend on the MS (columns,
+// polarisations, reference station, minimum baselines). Every failure is a fringe::Error
+// naming the settings key, the value and what was expected; the calibrate app reports them
+// as bad input (exit 2). calibrate_ms() makes the same checks itself before it opens the MS
+// for writing, so a library caller (sim_interferometer's calibration step) gets them too.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fringe/calibrate/calibrate_ms.h"
+#include "fringe/core/output_guard.h"
+
+namespace fringe::io {
+class MsReader;
+}
+
+namespace fringe::calibrate {
+
+// The gain table's path: calibrate/output_gains, or "<input_ms>.gains" when it is empty.
+std::string gains_path_of(const CalibrateMsConfig& config);
+
+// The run's outputs: the gain table (a casacore table of the gain-table type, which may
+// replace only an earlier gain table) and its CSV twin "<gains>.csv" (a text file starting
+// with the gain CSV's signature line). Key: calibrate/output_gains.
+std::vector<OutputTarget> calibration_outputs(const CalibrateMsConfig& config);
+
+// The run's inputs, which no output may be, contain or lie inside: the MS and the sky model.
+std::vector<std::string> calibration_inputs(const CalibrateMsConfig& config);
+
+// The settings that depend on the opened MS: the data and model columns exist, 1 or 4
+// polarisations (1: Scalar gains only), calibrate/reference_station in 0..N-1 and
+// calibrate/min_baselines in 0..N-1 (a station has at most N-1 baselines; N stations).
+void check_settings_against_ms(const CalibrateMsConfig& config, const io::MsReader& ms);
+
+// With config.write_corrected: the MS folder and its table.dat are writable (CORRECTED_DATA
+// is added and FLAG updated in place); fringe::Error naming calibrate/input_ms otherwise.
+void check_ms_writable(const CalibrateMsConfig& config);
+
+// Everything above, reading only the MS's metadata (opened read-only and closed again):
+// check_outputs(calibration_outputs, calibration_inputs + extra_inputs), check_ms_writable
+// and check_settings_against_ms. Nothing is written.
+void check_calibration(const CalibrateMsConfig& config,
+                       const std::vector<std::string>& extra_inputs = {});
+
+}  // namespace fringe::calibrate
