@@ -13,8 +13,11 @@
 #include "fringe/calibrate/calibrate_ms.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
 #include "fringe/core/log.h"
+#include "fringe/core/output_guard.h"
 #include "fringe/core/progress.h"
+#include "fringe/core/resources.h"
 #include "fringe/core/timer.h"
 #include "fringe/imager/imager.h"
 #include "fringe/io/ms/ms_path.h"
@@ -26,6 +29,8 @@
 #include "fringe/sim/imager_settings.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/models.h"
+#include "fringe/sim/run_estimate.h"
+#include "fringe/sim/run_files.h"
 #include "fringe/sim/simulation_config.h"
 #include "fringe/telescope/summary.h"
 
@@ -35,7 +40,16 @@ using fringe::settings::format_number;
 using fringe::settings::split_lines;
 
 using fringe::Logger;
+using fringe::settings::InputError;
 using fringe::settings::Settings;
+
+// The settings file named on the command line (an input of the run: never an output).
+std::string g_settings_file;
+
+// The settings file of `app [options] settings.ini`: the last argument.
+std::string settings_file_argument(int argc, char** argv) {
+  return argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : "";
+}
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -136,6 +150,8 @@ void summarise(const Settings& s, Logger& log) {
 fringe::sim::SimulationConfig make_config(const Settings& s) {
   try {
     return fringe::sim::simulation_config(s);
+  } catch (const fringe::interrupt::Cancelled&) {
+    throw;
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
@@ -193,8 +209,16 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
         imaging->ms_column = "CORRECTED_DATA";
       }
     }
+    // Every output of the run, checked against what is there and the run's inputs before
+    // any work: nothing is touched when one is refused (docs/reliability/sim.md).
+    fringe::check_outputs(
+        fringe::sim::interferometer_outputs(config, s, calibration ? &*calibration : nullptr,
+                                            imaging ? &*imaging : nullptr),
+        fringe::sim::run_inputs(s, g_settings_file, {ms}));
+  } catch (const fringe::interrupt::Cancelled&) {
+    throw;
   } catch (const fringe::Error& e) {
-    throw fringe::settings::InputError(e);
+    throw InputError(e);
   }
 
   fringe::sky::SkyModel sky;
@@ -217,8 +241,15 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
           "the sky model is empty: no sources to simulate (check the sky/... settings, the "
           "sky files and their filters); no Measurement Set was written");
     }
+    // A runaway request (e.g. observation/num_time_steps = 1e9) is refused here, before the
+    // Measurement Set is created, unless --force.
+    fringe::check_run_size(fringe::sim::interferometer_estimate(
+                               config, tel.num_stations(), sky.size(), calibration.has_value()),
+                           options.force, &log);
+  } catch (const fringe::interrupt::Cancelled&) {
+    throw;
   } catch (const fringe::Error& e) {
-    throw fringe::settings::InputError(e);
+    throw InputError(e);
   }
 
   fringe::sim::RunContext context;
@@ -227,6 +258,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   context.settings_lines =
       split_lines(fringe::settings::format_ini(s, "sim_interferometer", version));
   context.application = "sim_interferometer " + version;
+  context.strict = options.strict;
   fringe::TerminalProgress bar(std::cout);
   if (!options.quiet) context.progress = bar.callback();
   context.run_log = [&]() {
@@ -273,6 +305,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_settings_file = settings_file_argument(argc, argv);
   fringe::settings::AppInfo app;
   app.name = "sim_interferometer";
   app.oskar_name = "oskar_sim_interferometer";

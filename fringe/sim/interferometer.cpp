@@ -21,6 +21,7 @@
 #include "fringe/astro/time.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
 #include "fringe/core/precision.h"
 #include "fringe/core/thread_pool.h"
 #include "fringe/io/ms/ms_writer.h"
@@ -32,6 +33,7 @@
 #include "fringe/sim/block_plan.h"
 #include "fringe/sim/corruption_gains.h"
 #include "fringe/sim/gpu_unit.h"
+#include "fringe/sim/vis_check.h"
 #include "fringe/sky/gaussian.h"
 #include "fringe/sky/spectrum.h"
 #include "fringe/vis/noise.h"
@@ -109,6 +111,18 @@ vis::VisMeta make_meta(const SimulationConfig& config, const telescope::Telescop
   m.application = context.application;
   m.settings_lines = context.settings_lines;
   return m;
+}
+
+// True when a value the simulation uses from the sky model is NaN or Inf (then non-finite
+// output is passed on with a warning: docs/reliability/sim.md).
+bool sky_has_non_finite(const sky::SkyModel& sky) {
+  for (const auto* column : {&sky.ra, &sky.dec, &sky.I, &sky.Q, &sky.U, &sky.V, &sky.ref_freq,
+                             &sky.fwhm_major, &sky.fwhm_minor, &sky.position_angle}) {
+    for (double v : *column) {
+      if (!std::isfinite(v)) return true;
+    }
+  }
+  return false;
 }
 
 // Thrown to the units that wait for a unit that failed.
@@ -205,6 +219,7 @@ class Pipeline {
       pool.run(nt * nk, [&](std::size_t item, int thread) {
         const std::size_t k = item / nt, t = item % nt;
         try {
+          interrupt::throw_if_requested();  // SIGINT/SIGTERM: stop within a unit's time
           // CPU: the parallelism comes from the units. GPU: the host work of a unit (plans)
           // may use this GPU's share of the cores.
           Workspace<T>& ws = spaces[std::size_t(thread)];
@@ -578,10 +593,60 @@ void fill_uvw(vis::VisBlock<T>& block, const SimulationConfig& config, const Sta
   }
 }
 
+// Why a simulation's DATA may be all zero, for the warning (or the --strict error): the
+// horizon (re-tested at up to 16 times across the observation), beams below the horizon,
+// and the filters that were set.
+std::string zero_output_reason(const SimulationConfig& config, const std::vector<Chunk>& chunks,
+                               const Stations& st, std::size_t beams_below) {
+  const ObservationConfig& o = config.observation;
+  std::vector<std::string> why;
+  if (config.apply_horizon_clip) {
+    bool any_above = false;
+    const int samples = std::min(o.num_time_steps, 16);
+    for (int i = 0; i < samples && !any_above; ++i) {
+      const int t = samples > 1 ? int(std::int64_t(i) * (o.num_time_steps - 1) / (samples - 1)) : 0;
+      const double gast = astro::gast_rad(o.time_centre_mjd(t));
+      for (const Chunk& c : chunks) {
+        if (!jones::above_horizon_indices(st.sites, gast, c.sky.ra, c.sky.dec).empty()) {
+          any_above = true;
+          break;
+        }
+      }
+    }
+    if (!any_above) {
+      why.push_back(
+          "every source is below the horizon of every station during the observation (check "
+          "observation/start_time_utc, observation/phase_centre_*, the sky positions and the "
+          "telescope's location)");
+    }
+  }
+  if (beams_below > 0) {
+    why.push_back("the beam direction was below the horizon of up to " +
+                  std::to_string(beams_below) + " station(s), whose beams were 0 then");
+  }
+  if (std::isfinite(config.common_flux_filter.flux_min) ||
+      std::isfinite(config.common_flux_filter.flux_max)) {
+    why.push_back(
+        "sky/common_flux_filter/flux_min .. flux_max may remove every source at the "
+        "channel frequencies");
+  }
+  if (config.uv_filter_min > 0 || std::isfinite(config.uv_filter_max)) {
+    why.push_back("interferometer/uv_filter_min .. uv_filter_max may remove every baseline");
+  }
+  if (why.empty()) {
+    why.push_back(
+        "the source fluxes are zero at the observed frequencies (check the sky "
+        "model's fluxes and spectra) or the station beams are zero towards them");
+  }
+  std::string text;
+  for (const auto& w : why) text += (text.empty() ? "" : "; ") + w;
+  return text;
+}
+
 template <typename T>
 SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpus,
                      const std::vector<Chunk>& chunks, const Stations& stations,
-                     const vis::VisMeta& meta, const vis::NoiseTable* noise,
+                     const vis::VisMeta& meta, const vis::NoiseTable* noise, bool input_non_finite,
                      const RunContext& context) {
   SimulationResult result;
   const BlockPlan plan =
@@ -638,6 +703,9 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   }
 #endif
   Pipeline<T> pipeline(config, chunks, stations, context);
+  const OutputChecks checks(input_non_finite, context.strict, context.logger, [&] {
+    return zero_output_reason(config, chunks, stations, pipeline.beams_below_horizon());
+  });
   ProgressCounter progress(context.progress, "simulating", result.num_work_units);
   const vis::PolMode pol = meta.pol_mode;
 
@@ -646,7 +714,9 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   // zero-filling) a block of hundreds of MB for every block cost the GPUs tenths of a second.
   std::future<vis::VisBlock<T>> pending;
   std::optional<vis::VisBlock<T>> spare;
+  VisScan scan;  // of the blocks written so far (their writes run one after another)
   for (const auto& b : plan.blocks) {
+    interrupt::throw_if_requested();
     vis::VisBlock<T> block;
     if (spare && spare->num_times() == b.num_times && spare->num_channels() == b.num_channels) {
       block = std::move(*spare);
@@ -666,13 +736,20 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
       Timed timed(context.timers, "write wait");  // the writer behind the GPUs
       spare = pending.get();
     }
-    pending = std::async(std::launch::async, [&writer, &context, blk = std::move(block),
-                                              mdl = std::move(model)]() mutable {
-      Timed timed(context.timers, "write");
-      writer.append_block(blk);
-      if (mdl) writer.append_model_block(*mdl);
-      return std::move(blk);
-    });
+    pending =
+        std::async(std::launch::async, [&writer, &context, &scan, &checks, blk = std::move(block),
+                                        mdl = std::move(model)]() mutable {
+          {
+            Timed timed(context.timers, "check");
+            scan.merge(scan_block(blk, "DATA"));
+            if (mdl) scan.merge(scan_block(*mdl, "MODEL_DATA"));
+            checks.after_block(scan);  // throws before a non-finite block is written
+          }
+          Timed timed(context.timers, "write");
+          writer.append_block(blk);
+          if (mdl) writer.append_model_block(*mdl);
+          return std::move(blk);
+        });
   }
   if (pending.valid()) {
     Timed timed(context.timers, "write wait");
@@ -684,12 +761,15 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
                                     std::to_string(result.stations_with_beam_below_horizon) +
                                     " station(s) at some times: their station beams were 0 then");
   }
+  checks.at_end(scan);  // all zero: a warning, or an error under --strict
+  interrupt::throw_if_requested();
+  // The true gains first: a failure there leaves no Measurement Set either.
+  corruption.write_true_gains(writer.path(), context.logger);
   {
     Timed timed(context.timers, "write");
     if (context.run_log) writer.add_history(context.run_log(), "FRINGE_LOG");
     writer.finish();
   }
-  corruption.write_true_gains(writer.path(), context.logger);
   result.num_rows = writer.num_rows();
   return result;
 }
@@ -824,7 +904,8 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
   std::optional<vis::NoiseTable> noise;
   if (config.noise.enable) noise = noise_table(config.noise, o, telescope);
   return dispatch_precision(config.precision, [&]<typename T>() {
-    return run<T>(config, gpus, chunks, stations, meta, noise ? &*noise : nullptr, context);
+    return run<T>(config, gpus, chunks, stations, meta, noise ? &*noise : nullptr,
+                  sky_has_non_finite(sky), context);
   });
 }
 

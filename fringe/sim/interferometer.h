@@ -37,6 +37,8 @@ struct RunContext {
   StageTimers* timers = nullptr;            // stages "horizon clip", "jones", "correlate", "write"
   std::vector<std::string> settings_lines;  // HISTORY (ORIGIN FRINGE_SETTINGS)
   std::string application = "sim_interferometer";
+  // --strict: all-zero DATA is an error, not a warning (docs/reliability/sim.md).
+  bool strict = false;
   // Called just before the MS is closed: the run log lines for HISTORY (ORIGIN FRINGE_LOG).
   std::function<std::vector<std::string>()> run_log;
 };

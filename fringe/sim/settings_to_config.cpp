@@ -1,8 +1,10 @@
 #include "fringe/sim/settings_to_config.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <sstream>
 #include <string>
 
 #include "fringe/core/error.h"
@@ -64,6 +66,38 @@ double first(const Settings& s, const std::string& key) {
   return v.front();
 }
 
+// "1e+300" for a message: the value as a number when the text is a word or a list.
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+// Range checks of the settings -> config translation (docs/reliability/sim.md): a finite
+// value in [lo, hi], else fringe::Error naming the key, the value and the range.
+double in_range(const Settings& s, const std::string& key, double v, double lo, double hi,
+                const std::string& what) {
+  if (!(std::isfinite(v) && v >= lo && v <= hi)) {
+    throw Error::in_setting(
+        key, s.get(key),
+        "expected " + what + " in [" + number(lo) + ", " + number(hi) + "], got " + number(v));
+  }
+  return v;
+}
+
+// Limits (docs/reliability/sim.md). Frequencies: 1 kHz .. 1 THz covers every radio telescope
+// (the beams, smearing and noise formulas hold there; outside it values such as 1e-300 Hz
+// or 1e300 Hz only produce Inf/NaN). Dates: 1900-01-01 .. 2200-01-01 (MJD 15020 .. 124593),
+// where UTC, its leap seconds and the sidereal-time model (IAU 1982 GMST) are meaningful.
+// Observation length: at most 100 years of seconds.
+constexpr double kMinFrequencyHz = 1e3, kMaxFrequencyHz = 1e12;
+constexpr double kMinMjd = 15020.0, kMaxMjd = 124593.0;
+constexpr double kMaxLengthSec = 100 * 365.25 * 86400.0;
+// Gain corruption: the log-amplitude standard deviation is at most 2 (a 4-sigma gain of
+// e^8 = 3000 is already absurd; 1000 made exp() overflow to Inf), its per-step change at most
+// 1; phases and delays need only be finite.
+constexpr double kMaxLogAmplitudeStd = 2.0, kMaxLogAmplitudeStepStd = 1.0;
+
 }  // namespace
 
 std::vector<int> cuda_device_ids(const Settings& s) {
@@ -91,18 +125,35 @@ ObservationConfig observation_config(const Settings& s) {
   ObservationConfig o;
   o.mode = s.get_option("observation/mode") == "Drift scan" ? ObservationMode::DriftScan
                                                             : ObservationMode::Tracking;
-  o.phase_centre_ra = first(s, "observation/phase_centre_ra_deg") * kDeg;
-  o.phase_centre_dec = first(s, "observation/phase_centre_dec_deg") * kDeg;
-  o.start_frequency_hz = s.get_double("observation/start_frequency_hz");
-  o.num_channels = s.get_int("observation/num_channels");
-  o.frequency_inc_hz = s.get_double("observation/frequency_inc_hz");
-  o.start_mjd_utc = s.get_double("observation/start_time_utc");
-  o.start_time_text = s.get("observation/start_time_utc");
-  o.length_sec = s.get_seconds("observation/length");
-  o.num_time_steps = s.get_int("observation/num_time_steps");
-  if (o.length_sec <= 0.0) {
-    throw Error::in_setting("observation/length", s.get("observation/length"),
-                            "expected an observation length > 0");
+  const std::string k = "observation/";
+  o.phase_centre_ra = in_range(s, k + "phase_centre_ra_deg", first(s, k + "phase_centre_ra_deg"),
+                               -360.0, 360.0, "a right ascension in degrees") *
+                      kDeg;
+  o.phase_centre_dec = in_range(s, k + "phase_centre_dec_deg", first(s, k + "phase_centre_dec_deg"),
+                                -90.0, 90.0, "a declination in degrees") *
+                       kDeg;
+  o.start_frequency_hz =
+      in_range(s, k + "start_frequency_hz", s.get_double(k + "start_frequency_hz"), kMinFrequencyHz,
+               kMaxFrequencyHz, "a frequency in Hz");
+  o.num_channels = s.get_int(k + "num_channels");
+  o.frequency_inc_hz = in_range(s, k + "frequency_inc_hz", s.get_double(k + "frequency_inc_hz"),
+                                0.0, kMaxFrequencyHz, "a channel spacing in Hz");
+  const double last = o.channel_frequency_hz(o.num_channels - 1);
+  if (!(last <= kMaxFrequencyHz)) {
+    throw Error::in_setting(k + "frequency_inc_hz", s.get(k + "frequency_inc_hz"),
+                            "the last channel (" + std::to_string(o.num_channels) +
+                                " channels) is at " + number(last) + " Hz, above the limit of " +
+                                number(kMaxFrequencyHz) + " Hz");
+  }
+  o.start_mjd_utc = in_range(s, k + "start_time_utc", s.get_double(k + "start_time_utc"), kMinMjd,
+                             kMaxMjd, "a start date from 1900-01-01 to 2200-01-01, as MJD");
+  o.start_time_text = s.get(k + "start_time_utc");
+  o.length_sec = s.get_seconds(k + "length");
+  o.num_time_steps = s.get_int(k + "num_time_steps");
+  if (!(o.length_sec > 0.0 && o.length_sec <= kMaxLengthSec)) {
+    throw Error::in_setting(k + "length", s.get(k + "length"),
+                            "expected an observation length > 0 s and <= 100 years, got " +
+                                number(o.length_sec) + " s");
   }
   return o;
 }
@@ -239,8 +290,12 @@ GainCorruptionConfig gain_corruption_config(const Settings& s) {
   c.enable = s.get_bool(k + "enable");
   if (!c.enable) return c;
   c.seed = seed(s, k + "seed");
-  c.amplitude_std = s.get_double(k + "amplitude_std");
-  c.phase_std_rad = s.get_double(k + "phase_std_deg") * kDeg;
+  c.amplitude_std = in_range(s, k + "amplitude_std", s.get_double(k + "amplitude_std"), 0.0,
+                             kMaxLogAmplitudeStd, "a log-amplitude standard deviation");
+  constexpr double kHuge = 1e30;  // "finite": phases wrap, so any finite size is meaningful
+  c.phase_std_rad = in_range(s, k + "phase_std_deg", s.get_double(k + "phase_std_deg"), 0.0, kHuge,
+                             "a phase standard deviation in degrees") *
+                    kDeg;
   const std::string tv = s.get_option(k + "time_variation");
   if (tv == "None") {
     c.time_variation = GainTimeVariation::None;
@@ -251,14 +306,21 @@ GainCorruptionConfig gain_corruption_config(const Settings& s) {
   } else {
     throw Error::in_setting(k + "time_variation", tv, "expected None, Random walk or Gauss-Markov");
   }
-  c.amplitude_time_std = s.get_double(k + "amplitude_time_std");
-  c.phase_time_std_rad = s.get_double(k + "phase_time_std_deg") * kDeg;
+  c.amplitude_time_std =
+      in_range(s, k + "amplitude_time_std", s.get_double(k + "amplitude_time_std"), 0.0,
+               kMaxLogAmplitudeStepStd, "a log-amplitude standard deviation per step");
+  c.phase_time_std_rad =
+      in_range(s, k + "phase_time_std_deg", s.get_double(k + "phase_time_std_deg"), 0.0, kHuge,
+               "a phase standard deviation in degrees") *
+      kDeg;
   c.correlation_time_sec = s.get_double(k + "correlation_time_s");
   if (c.time_variation == GainTimeVariation::GaussMarkov && !(c.correlation_time_sec > 0)) {
     throw Error::in_setting(k + "correlation_time_s", s.get(k + "correlation_time_s"),
                             "expected a correlation time > 0 s for Gauss-Markov gains");
   }
-  c.delay_std_sec = s.get_double(k + "delay_std_ns") * 1e-9;
+  c.delay_std_sec = in_range(s, k + "delay_std_ns", s.get_double(k + "delay_std_ns"), 0.0, 1e9,
+                             "a delay standard deviation in ns") *
+                    1e-9;
   return c;
 }
 

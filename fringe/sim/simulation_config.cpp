@@ -53,6 +53,10 @@ std::vector<double> read_numbers(const std::string& path) {
   return values;
 }
 
+// Noise RMS limit (docs/reliability/sim.md): 1e9 Jy per visibility, far above any real
+// system noise, and far below what overflows complex float DATA (3.4e38).
+constexpr double kMaxNoiseRmsJy = 1e9;
+
 std::uint64_t noise_seed(const Settings& s, const std::string& key) {
   if (s.is_word(key, "time")) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
@@ -107,8 +111,11 @@ NoiseConfig noise_config(const Settings& s) {
     n.rms_start_jy = s.get_double(k + "rms/start");
     n.rms_end_jy = s.get_double(k + "rms/end");
     for (const char* e : {"rms/start", "rms/end"}) {
-      if (s.get_double(k + e) < 0) {
-        throw Error::in_setting(k + e, s.get(k + e), "expected an RMS >= 0 Jy");
+      const double v = s.get_double(k + e);
+      if (!(v >= 0 && v <= kMaxNoiseRmsJy)) {
+        throw Error::in_setting(k + e, s.get(k + e),
+                                "expected an RMS in [0, 1e9] Jy (larger noise overflows the "
+                                "Measurement Set's single-precision DATA)");
       }
     }
   } else {
@@ -182,9 +189,9 @@ vis::NoiseTable noise_table(const NoiseConfig& noise, const ObservationConfig& o
   if (noise.rms != NoiseRmsSource::TelescopeModel) t.rms_jy.assign(ns, common);
   for (const auto& row : t.rms_jy) {
     for (double v : row) {
-      if (!(v >= 0)) {
+      if (!(v >= 0 && v <= kMaxNoiseRmsJy)) {
         throw Error::in_setting("interferometer/noise/rms", std::to_string(v),
-                                "expected noise RMS values >= 0 Jy");
+                                "expected noise RMS values in [0, 1e9] Jy");
       }
     }
   }

@@ -1,0 +1,85 @@
+#include "fringe/sim/run_estimate.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "fringe/io/ms/ms_path.h"
+#include "fringe/sim/interferometer.h"
+
+namespace fringe::sim {
+namespace {
+
+std::string folder_of(const std::string& path) {
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  return parent.empty() ? "." : parent;
+}
+
+}  // namespace
+
+RunEstimate interferometer_estimate(const SimulationConfig& c, std::size_t num_stations,
+                                    std::size_t num_sources, bool calibrate) {
+  const ObservationConfig& o = c.observation;
+  // Doubles throughout: 1e9 times x 1e5 baselines must not overflow.
+  const double ns = double(num_stations);
+  const double nb = ns * (ns - 1) / 2;
+  const double per_time = (c.write_cross ? nb : 0.0) + (c.write_autos ? ns : 0.0);
+  const double rows = double(o.num_time_steps) * per_time;
+  const bool full = c.pol_mode == PolarisationMode::Full;
+  const double npol_ms = full || c.force_polarised_ms ? 4 : 1;
+  const double nch = o.num_channels;
+  const double columns = 1 + (c.corruption.enable ? 1 : 0) + (calibrate ? 1 : 0);
+  const double row_bytes = columns * 8 * npol_ms * nch + npol_ms * nch + 8 * npol_ms + 130;
+
+  RunEstimate e;
+  e.what = "simulation of " + std::to_string(o.num_time_steps) + " time(s) x " +
+           std::to_string(o.num_channels) + " channel(s) x " +
+           std::to_string(std::size_t(per_time)) + " baseline(s)";
+  e.output_bytes = rows * row_bytes;
+  e.output_dir = folder_of(io::ms_output_path(c.ms_path));
+  const double value = c.precision == Precision::Double ? 16 : 8;  // complex T
+  const double npol = full ? 4 : 1;
+  const double block =
+      double(c.times_per_block()) * c.channels_per_block() * (nb + ns) * npol * value;
+  const double threads = std::max(1, resolve_num_threads(c));
+  const double per_thread = double(c.channels_per_block()) * (nb + ns) * npol * value +
+                            ns * double(std::min(num_sources, c.max_sources_per_chunk)) * 4 * value;
+  const double sky = double(num_sources) * 30 * 8;
+  const double gains = c.corruption.enable ? double(o.num_time_steps) * ns * 2 * 16 : 0.0;
+  e.memory_bytes = 4 * block + threads * per_thread + sky + gains;
+  e.setting_hint =
+      "observation/num_time_steps, observation/num_channels, "
+      "interferometer/max_time_samples_per_block";
+  return e;
+}
+
+RunEstimate beam_pattern_estimate(const BeamPatternConfig& c, std::size_t num_pixels,
+                                  const std::vector<BeamProduct>& products) {
+  const ObservationConfig& o = c.observation;
+  const bool full = c.pol_mode == PolarisationMode::Full;
+  const double pixels = double(num_pixels);
+  double bytes = 0, averaged = 0;
+  for (const BeamProduct& p : products) {
+    const double planes = (p.time_average ? 1.0 : double(o.num_time_steps)) *
+                          (p.channel_average ? 1.0 : double(o.num_channels));
+    const double values = p.num_values(full);
+    const double per_value =
+        p.format == ProductFormat::Fits ? (c.precision == Precision::Double ? 8 : 4) : 25;
+    const double row_extra = p.format == ProductFormat::Fits ? 0 : 60;
+    bytes += planes * pixels * (values * per_value + row_extra);
+    if (p.time_average || p.channel_average) averaged += pixels * values * 16;
+  }
+  RunEstimate e;
+  e.what = "beam pattern of " + std::to_string(num_pixels) + " pixel(s) x " +
+           std::to_string(o.num_time_steps) + " time(s) x " + std::to_string(o.num_channels) +
+           " channel(s), " + std::to_string(products.size()) + " product(s)";
+  e.output_bytes = bytes;
+  e.output_dir = folder_of(c.root_path);
+  const double chunk = double(std::min<std::size_t>(num_pixels, c.max_pixels_per_chunk));
+  e.memory_bytes = chunk * (double(products.size()) * 8 * 16 + 64 * 16) + averaged;
+  e.setting_hint =
+      "beam_pattern/beam_image/size, observation/num_time_steps, observation/num_channels";
+  return e;
+}
+
+}  // namespace fringe::sim
