@@ -13,8 +13,11 @@
 #include <vector>
 
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
 #include "fringe/core/log.h"
+#include "fringe/core/output_guard.h"
 #include "fringe/core/progress.h"
+#include "fringe/core/resources.h"
 #include "fringe/core/timer.h"
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
@@ -22,6 +25,9 @@
 #include "fringe/settings/settings.h"
 #include "fringe/sim/beam_pattern.h"
 #include "fringe/sim/beam_pattern_config.h"
+#include "fringe/sim/beam_pattern_products.h"
+#include "fringe/sim/run_estimate.h"
+#include "fringe/sim/run_files.h"
 #include "fringe/sim/simulation_config.h"
 #include "fringe/telescope/summary.h"
 
@@ -34,6 +40,33 @@ using fringe::Logger;
 using fringe::settings::Settings;
 using namespace fringe::sim;
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+
+// The settings file named on the command line (an input of the run: never an output).
+std::string g_settings_file;
+
+// The settings file of `app [options] settings.ini`: the last argument.
+std::string settings_file_argument(int argc, char** argv) {
+  return argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : "";
+}
+
+// The log file (simulator/keep_log_file): its first line is the signature that lets a later
+// run replace it (run_files.h), written under a temporary name and renamed when complete.
+void write_log_file(const std::string& path, const Logger& log) {
+  fringe::OutputTarget target;
+  target.key = "simulator/keep_log_file";
+  target.path = path;
+  target.kind = fringe::OutputKind::Text;
+  target.text_signature = fringe::sim::kBeamPatternLogSignature;
+  fringe::TemporaryOutput temp(target);
+  {
+    std::ofstream out(temp.path());
+    out << fringe::sim::kBeamPatternLogSignature << '\n';
+    for (const auto& line : log.history()) out << line << '\n';
+    out.close();
+    if (!out) throw fringe::Error("cannot write the log file '" + path + "'");
+  }
+  temp.commit();
+}
 
 std::string averaging_text(const BeamPatternConfig& c) {
   std::string s;
@@ -103,6 +136,8 @@ void summarise(const BeamPatternConfig& c, Logger& log) {
 BeamPatternConfig make_config(const Settings& s) {
   try {
     return beam_pattern_config(s);
+  } catch (const fringe::interrupt::Cancelled&) {
+    throw;
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
@@ -127,8 +162,19 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
     for (const auto& line : split_lines(fringe::telescope::format_summary(tel, summary)))
       log.info("  " + line);
     timers.add("load telescope", t.seconds());
-    selected_stations(config, tel);  // bad indices are bad input
+    const std::vector<std::size_t> ids = selected_stations(config, tel);  // bad indices: input
     check_numerical_patterns(config.beam, tel);
+    // Every output file, checked against what is there and the run's inputs before any is
+    // written (docs/reliability/sim.md); then the size of the run (--force to override).
+    const std::vector<BeamProduct> products = plan_products(config, ids);
+    fringe::check_outputs(beam_pattern_outputs(products, config.root_path, config.keep_log_file),
+                          run_inputs(s, g_settings_file));
+    if (config.coordinates == BeamCoordinates::Image) {
+      const std::size_t pixels = std::size_t(config.image.width) * std::size_t(config.image.height);
+      fringe::check_run_size(beam_pattern_estimate(config, pixels, products), options.force, &log);
+    }
+  } catch (const fringe::interrupt::Cancelled&) {
+    throw;
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
@@ -137,6 +183,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   context.logger = &log;
   context.timers = &timers;
   context.application = "fringe sim_beam_pattern " + version;
+  context.strict = options.strict;
   context.settings_lines =
       split_lines(fringe::settings::format_ini(s, "sim_beam_pattern", version));
   fringe::TerminalProgress bar(std::cout);
@@ -155,16 +202,15 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   for (const auto& f : result.files) log.info("  " + f);
   if (config.keep_log_file) {
     const std::string path = config.root_path + ".log";
-    std::ofstream out(path);
-    for (const auto& line : log.history()) out << line << '\n';
-    if (!out) throw fringe::Error("cannot write the log file '" + path + "'");
     log.info("Log file: " + path);
+    write_log_file(path, log);
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_settings_file = settings_file_argument(argc, argv);
   fringe::settings::AppInfo app;
   app.name = "sim_beam_pattern";
   app.oskar_name = "oskar_sim_beam_pattern";

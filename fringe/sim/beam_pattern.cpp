@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "fringe/astro/time.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/aperture_array_plans.h"
 #ifdef FRINGE_HAVE_CUDA
@@ -134,6 +136,7 @@ class Runner {
   Runner& operator=(const Runner&) = delete;
 
   std::size_t beams_below_horizon() const { return below_; }
+  bool any_nonzero() const { return any_nonzero_; }
 
   // All times and channels of pixels [first, first + n).
   void run_chunk(std::size_t first, std::size_t n, ProgressCounter& progress) {
@@ -165,6 +168,7 @@ class Runner {
       for (int inner = 0; inner < num_inner; ++inner) {
         const int t = time_inner ? inner : outer;
         const int ch = time_inner ? outer : inner;
+        interrupt::throw_if_requested();  // SIGINT/SIGTERM: stop within one evaluation
         evaluate(t, ch);
         compute_products(t, ch);
         progress.advance();
@@ -178,6 +182,23 @@ class Runner {
   }
 
  private:
+  // Output checks (docs/reliability/sim.md): a non-finite response at a valid pixel fails the
+  // run naming the station, pixel, time and channel (the inputs are range-checked, so it
+  // is a bug or an absurd telescope model); all-zero responses are reported at the end.
+  void check_response(const Jones<double>& j, std::size_t slot, std::size_t pixel, int t, int ch) {
+    const double v[] = {j.a.re, j.a.im, j.b.re, j.b.im, j.c.re, j.c.im, j.d.re, j.d.im};
+    for (double x : v) {
+      if (!std::isfinite(x)) {
+        throw Error("the beam of station " + std::to_string(ids_[slot]) + " is not finite (" +
+                    std::to_string(x) + ") at pixel " + std::to_string(pixel) + ", time index " +
+                    std::to_string(t) + ", channel " + std::to_string(ch) +
+                    ": check the telescope model and the beam settings for absurd values; no "
+                    "output file was written");
+      }
+      if (x != 0.0) any_nonzero_ = true;
+    }
+  }
+
   // J of every selected station at the chunk's valid pixels -> e_ (double, chunk-indexed).
   void evaluate(int t, int ch) {
     const ObservationConfig& o = c_.observation;
@@ -225,6 +246,7 @@ class Runner {
             full_ ? jones_cast<double>(jbuf_[s * nv + v])
                   : jones_diagonal<double>(complex_cast<double>(sbuf_[s * nv + v]), {0.0, 0.0});
         if (equatorial_ && !mask_[v]) j = jones_zero<double>();  // below this station's horizon
+        check_response(j, s, first_ + vidx_[v], t, ch);
         e[vidx_[v]] = j;
       }
     }
@@ -416,15 +438,20 @@ class Runner {
   std::map<std::tuple<int, int, int>, std::vector<Jones<double>>> acc_[kNumModes];
   std::vector<double> values_;
   std::size_t below_ = 0;
+  bool any_nonzero_ = false;
   Timer products_timer_;  // excludes the writes
 };
 
+struct RunTotals {
+  std::size_t beams_below_horizon = 0;
+  bool any_nonzero = false;
+};
+
 template <typename T>
-std::size_t run_all(const BeamPatternConfig& config, const BeamGrid& grid,
-                    const StationSet& stations, const std::vector<std::size_t>& ids,
-                    const std::vector<BeamProduct>& products,
-                    std::vector<std::unique_ptr<ProductWriter>>& writers,
-                    const BeamPatternContext& context, std::size_t num_chunks) {
+RunTotals run_all(const BeamPatternConfig& config, const BeamGrid& grid, const StationSet& stations,
+                  const std::vector<std::size_t>& ids, const std::vector<BeamProduct>& products,
+                  std::vector<std::unique_ptr<ProductWriter>>& writers,
+                  const BeamPatternContext& context, std::size_t num_chunks) {
   Runner<T> runner(config, grid, stations, ids, products, writers, context);
   const ObservationConfig& o = config.observation;
   ProgressCounter progress(
@@ -434,7 +461,7 @@ std::size_t run_all(const BeamPatternConfig& config, const BeamGrid& grid,
   for (std::size_t first = 0; first < grid.size(); first += chunk) {
     runner.run_chunk(first, std::min(chunk, grid.size() - first), progress);
   }
-  return runner.beams_below_horizon();
+  return {runner.beams_below_horizon(), runner.any_nonzero()};
 }
 
 }  // namespace
@@ -531,15 +558,33 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
     for (const BeamProduct& p : products) writers.push_back(open_product_writer(p, out));
   }
 
+  RunTotals totals;
   {
     OmpThreads threads(result.num_threads);
-    result.stations_with_beam_below_horizon =
-        config.precision == Precision::Single
-            ? run_all<float>(config, grid, stations, result.station_ids, products, writers, context,
-                             result.num_chunks)
-            : run_all<double>(config, grid, stations, result.station_ids, products, writers,
-                              context, result.num_chunks);
+    totals = config.precision == Precision::Single
+                 ? run_all<float>(config, grid, stations, result.station_ids, products, writers,
+                                  context, result.num_chunks)
+                 : run_all<double>(config, grid, stations, result.station_ids, products, writers,
+                                   context, result.num_chunks);
   }
+  result.stations_with_beam_below_horizon = totals.beams_below_horizon;
+  if (!totals.any_nonzero) {
+    // Every beam value is zero: every pixel below every station's horizon at every time, or
+    // the beam direction below the horizon (docs/reliability/sim.md).
+    const std::string message =
+        "every station beam value is zero: " +
+        std::string(totals.beams_below_horizon > 0
+                        ? "the beam direction was below the horizon of the stations"
+                        : "every pixel or position is below the horizon of every station at "
+                          "every time") +
+        " (check observation/start_time_utc, observation/phase_centre_* and the telescope's "
+        "location)";
+    if (context.strict) throw Error(message + " (an error under --strict); no file was written");
+    log_warning(context.logger, "****************************************************************");
+    log_warning(context.logger, message);
+    log_warning(context.logger, "****************************************************************");
+  }
+  interrupt::throw_if_requested();
   if (result.stations_with_beam_below_horizon > 0) {
     log_warning(context.logger, "the beam direction was below the horizon of up to " +
                                     std::to_string(result.stations_with_beam_below_horizon) +

@@ -41,6 +41,7 @@ struct BeamPatternContext {
                                             // "write"
   std::vector<std::string> settings_lines;  // FITS HISTORY
   std::string application = "sim_beam_pattern";
+  bool strict = false;  // --strict: all-zero beams are an error, not a warning
 };
 
 struct BeamPatternResult {
