@@ -2,6 +2,8 @@
 
 #include <tinyxml2.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -89,6 +91,17 @@ std::vector<const XMLNode*> import_content(const XMLDocument& doc) {
   return out;
 }
 
+// "a -> b -> a": the part of `stack` from `repeated` on, then `repeated` again.
+std::string cycle_chain(const std::vector<std::string>& stack, const std::string& repeated) {
+  std::string chain;
+  bool in_cycle = false;
+  for (const std::string& item : stack) {
+    in_cycle = in_cycle || item == repeated;
+    if (in_cycle) chain += "'" + item + "' -> ";
+  }
+  return chain + "'" + repeated + "'";
+}
+
 class Loader {
  public:
   explicit Loader(const SchemaFiles& files) : files_(files) {}
@@ -133,6 +146,11 @@ class Loader {
       XMLElement* e = n->ToElement();
       if (e && std::string_view(e->Name()) == "import" && e->Attribute("filename")) {
         std::string name = resolve(file, e->Attribute("filename"), e->GetLineNum());
+        if (std::find(stack_.begin(), stack_.end(), name) != stack_.end()) {
+          throw Error::in_file(
+              file, e->GetLineNum(),
+              "schema files import each other in a cycle: " + cycle_chain(stack_, name));
+        }
         auto sub = load(name);
         XMLNode* after = e;
         for (const XMLNode* m : import_content(*sub)) {
@@ -155,10 +173,15 @@ class Loader {
 };
 
 // Collects <group k=".."> templates and replaces <import group=".."/> by copies of them.
+// A group's own imports are expanded (depth first) before it is copied, so a group that
+// imports itself, directly or through others, is found at once and refused with the chain of
+// group names (copying it would nest without end and overflow the stack). The total of
+// copied elements is bounded too: groups that each import the next twice grow exponentially.
 void expand_groups(XMLDocument& doc, const std::string& name) {
-  std::map<std::string, const XMLElement*> groups;
-  auto collect = [&](auto&& self, const XMLElement* e) -> void {
-    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+  constexpr long kMaxCopiedElements = 100000;  // real schemas copy a few hundred
+  std::map<std::string, XMLElement*> groups;
+  auto collect = [&](auto&& self, XMLElement* e) -> void {
+    for (XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       if (std::string_view(c->Name()) == "group") {
         const char* k = attribute(c, {"k", "key"});
         if (!k) throw Error::in_file(name, c->GetLineNum(), "<group> without a k attribute");
@@ -167,35 +190,56 @@ void expand_groups(XMLDocument& doc, const std::string& name) {
       self(self, c);
     }
   };
-  for (const XMLElement* e = doc.FirstChildElement(); e; e = e->NextSiblingElement()) {
+  for (XMLElement* e = doc.FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (std::string_view(e->Name()) == "group") {
       const char* k = attribute(e, {"k", "key"});
       if (k) groups[k] = e;
     }
     collect(collect, e);
   }
-  int expansions = 0;
+  auto count_elements = [](auto&& self, const XMLNode* n) -> long {
+    long count = 0;
+    for (const XMLElement* c = n->FirstChildElement(); c; c = c->NextSiblingElement())
+      count += 1 + self(self, c);
+    return count;
+  };
+  std::vector<std::string> expanding;    // groups whose expansion is under way, outermost first
+  std::map<std::string, long> expanded;  // group -> number of elements it copies
+  long copied = 0;
   auto expand = [&](auto&& self, XMLNode* parent) -> void {
     for (XMLNode* n = parent->FirstChild(); n;) {
       XMLElement* e = n->ToElement();
       if (e && std::string_view(e->Name()) == "import" && e->Attribute("group")) {
-        std::string g = e->Attribute("group");
+        const std::string g = e->Attribute("group");
         auto it = groups.find(g);
         if (it == groups.end())
           throw Error::in_file(name, e->GetLineNum(), "unknown settings group '" + g + "'");
-        if (++expansions > 10000)
-          throw Error::in_file(name, e->GetLineNum(), "settings groups import each other");
+        if (std::find(expanding.begin(), expanding.end(), g) != expanding.end()) {
+          throw Error::in_file(
+              name, e->GetLineNum(),
+              "settings groups import each other in a cycle: " + cycle_chain(expanding, g));
+        }
+        if (!expanded.count(g)) {
+          expanding.push_back(g);
+          self(self, it->second);
+          expanding.pop_back();
+          expanded[g] = count_elements(count_elements, it->second);
+        }
+        copied += expanded[g];
+        if (copied > kMaxCopiedElements) {
+          throw Error::in_file(name, e->GetLineNum(),
+                               "settings group imports expand to more than " +
+                                   std::to_string(kMaxCopiedElements) + " elements");
+        }
         XMLNode* after = e;
-        XMLNode* first = nullptr;
         for (const XMLNode* m = it->second->FirstChild(); m; m = m->NextSibling()) {
           XMLNode* c = m->DeepClone(&doc);
           parent->InsertAfterChild(after, c);
-          if (!first) first = c;
           after = c;
         }
-        XMLNode* next = first ? first : e->NextSibling();
+        XMLNode* next = after->NextSibling();  // the copies are already expanded
         parent->DeleteChild(e);
-        n = next;  // copies are scanned too (nested group imports)
+        n = next;
         continue;
       }
       if (e && std::string_view(e->Name()) != "group") self(self, e);
