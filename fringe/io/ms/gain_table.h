@@ -13,8 +13,13 @@
 // CSV: a '#' header of the same keywords, then the columns
 //   time_mjd_s,interval_s,station,chan_start,chan_end,frequency_hz,
 //   xx_re,xx_im,xy_re,xy_im,yx_re,yx_im,yy_re,yy_im,flag,iterations,state,rms_before,rms_after
-// Both are written under a temporary name and renamed when complete. Errors name the path.
-// casacore-free header, C++17.
+// Output safety (fringe/core/output_guard.h): the table's table.info Type is kGainTableType
+// and the CSV's first line starts with kGainCsvSignature, so that a later run recognises an
+// earlier gain output and may replace it; anything else at the path (a folder such as '.',
+// a Measurement Set, another table, a sky model, any other file) is refused before writing.
+// Both are written under a temporary name (removed on failure or a signal) and committed
+// when complete: a failure (disk full, file-size limit) is a fringe::Error naming the path,
+// with the temporary removed and the final path unchanged. casacore-free header, C++17.
 #pragma once
 
 #include <array>
@@ -22,6 +27,7 @@
 #include <vector>
 
 #include "fringe/core/complex.h"
+#include "fringe/core/output_guard.h"
 
 namespace fringe::io {
 
@@ -47,8 +53,19 @@ struct GainTable {
   std::vector<GainTableRow> rows;
 };
 
-// path: a folder (casacore table); an existing one is replaced once the new one is complete.
+// The table.info Type of a gain table and the first-line signature of a gain CSV.
+inline constexpr const char* kGainTableType = "fringe gains";
+inline constexpr const char* kGainCsvSignature = "# fringe gains";
+
+// The output-guard targets of a gain table and its CSV (for the apps' check_outputs; key is
+// the settings key that names the path).
+OutputTarget gain_table_target(const std::string& key, const std::string& path);
+OutputTarget gain_csv_target(const std::string& key, const std::string& path);
+
+// path: a folder (casacore table); only an earlier gain table there is replaced, once the
+// new one is complete.
 void write_gain_table(const std::string& path, const GainTable& table);
+// path: a text file; only an earlier gain CSV there is replaced.
 void write_gain_csv(const std::string& path, const GainTable& table);
 // Reads a table written by write_gain_table (tests, applying solutions).
 GainTable read_gain_table(const std::string& path);

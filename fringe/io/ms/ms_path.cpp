@@ -1,11 +1,7 @@
 #include "fringe/io/ms/ms_path.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <random>
-
 #include "fringe/core/error.h"
+#include "fringe/core/output_guard.h"
 
 namespace fringe::io {
 
@@ -29,11 +25,7 @@ std::string ms_output_path(const std::string& name) {
 }
 
 std::string ms_temporary_path(const std::string& final_path) {
-  std::random_device rd;
-  char suffix[64];
-  std::snprintf(suffix, sizeof suffix, ".tmp-%ld-%08x", static_cast<long>(::getpid()),
-                static_cast<unsigned>(rd()));
-  return final_path + suffix;
+  return temporary_path_for(final_path);
 }
 
 }  // namespace fringe::io

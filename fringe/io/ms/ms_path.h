@@ -1,6 +1,6 @@
 // Output path rules for Measurement Sets (OSKAR's, oskar-compat.md 6.2): ".MS" is appended
 // unless the name already ends in ".ms" or ".MS". A writer first builds the MS under a
-// temporary name beside the final one and renames it when complete (DESIGN.md section 7).
+// temporary name beside the final one and commits it when complete (output_guard.h).
 // casacore-free, C++17.
 #pragma once
 
@@ -13,7 +13,7 @@ namespace fringe::io {
 std::string ms_output_path(const std::string& name);
 
 // A fresh temporary name in the same folder as final_path:
-// "<final_path>.tmp-<pid>-<random hex>".
+// "<final_path>.tmp-<pid>-<random hex>" (fringe::temporary_path_for, output_guard.h).
 std::string ms_temporary_path(const std::string& final_path);
 
 }  // namespace fringe::io

@@ -16,6 +16,7 @@
 #include <casacore/tables/Tables/ScaColDesc.h>
 #include <casacore/tables/Tables/SetupNewTab.h>
 #include <casacore/tables/Tables/TableDesc.h>
+#include <casacore/tables/Tables/TableRecord.h>
 
 #include <algorithm>
 #include <chrono>
@@ -314,19 +315,49 @@ void add_history_rows(MeasurementSet& ms, const std::vector<std::string>& lines,
 std::unique_ptr<MeasurementSet> create_ms(const std::string& path, const vis::VisMeta& meta,
                                           int num_ms_pols, std::size_t rows_per_time) {
   std::unique_ptr<MeasurementSet> ms;
-  create_main_and_default_subtables(path, num_ms_pols, meta.num_channels, rows_per_time, ms);
-  fill_antenna_and_feed(*ms, meta);
-  fill_field(*ms, meta);
-  fill_spectral_window(*ms, meta);
-  fill_polarization_and_data_description(*ms, num_ms_pols);
-  fill_observation_and_state(*ms, meta);
-  add_history_rows(*ms,
-                   {"Measurement Set created by " + meta.application + " at " +
-                    utc_text(now_mjd_utc_sec()) + " (UTC)"},
-                   meta.application, meta.application);
-  add_history_rows(*ms, meta.settings_lines, "FRINGE_SETTINGS", meta.application);
-  add_history_rows(*ms, meta.log_lines, "FRINGE_LOG", meta.application);
+  try {
+    create_main_and_default_subtables(path, num_ms_pols, meta.num_channels, rows_per_time, ms);
+    fill_antenna_and_feed(*ms, meta);
+    fill_field(*ms, meta);
+    fill_spectral_window(*ms, meta);
+    fill_polarization_and_data_description(*ms, num_ms_pols);
+    fill_observation_and_state(*ms, meta);
+    add_history_rows(*ms,
+                     {"Measurement Set created by " + meta.application + " at " +
+                      utc_text(now_mjd_utc_sec()) + " (UTC)"},
+                     meta.application, meta.application);
+    add_history_rows(*ms, meta.settings_lines, "FRINGE_SETTINGS", meta.application);
+    add_history_rows(*ms, meta.log_lines, "FRINGE_LOG", meta.application);
+  } catch (...) {
+    abandon_ms(ms);  // a half-built MS must not be written by its destructors
+    throw;
+  }
   return ms;
+}
+
+void abandon_ms(std::unique_ptr<MeasurementSet>& ms) noexcept {
+  if (!ms) return;
+  try {
+    const TableRecord& keywords = ms->keywordSet();
+    for (uInt i = 0; i < keywords.nfields(); ++i) {
+      if (keywords.type(i) != TpTable) continue;
+      try {
+        Table sub = keywords.asTable(i);
+        sub.markForDelete();
+      } catch (...) {  // an unreadable subtable goes with the folder of the main table
+      }
+    }
+  } catch (...) {
+  }
+  try {
+    ms->markForDelete();
+  } catch (...) {
+  }
+  try {
+    ms.reset();
+  } catch (...) {  // (casacore destructors are noexcept: nothing is thrown here in practice)
+    ms.release();
+  }
 }
 
 }  // namespace fringe::io::detail

@@ -25,6 +25,13 @@ std::unique_ptr<casacore::MeasurementSet> create_ms(const std::string& path,
                                                     const vis::VisMeta& meta, int num_ms_pols,
                                                     std::size_t rows_per_time);
 
+// Gives up a Measurement Set this run is creating (a temporary): marks the main table and
+// every subtable named in its keywords for delete, then releases it (ms is null after). Its
+// destructors then write nothing and remove its files. Without this, a write that fails in
+// casacore's destructors (a full disk) throws from a destructor and the process ends with
+// SIGABRT. Never throws.
+void abandon_ms(std::unique_ptr<casacore::MeasurementSet>& ms) noexcept;
+
 // Appends HISTORY rows, one per line, all with the given ORIGIN and the current time.
 void add_history_rows(casacore::MeasurementSet& ms, const std::vector<std::string>& lines,
                       const std::string& origin, const std::string& application);

@@ -16,10 +16,12 @@
 #include <system_error>
 
 #include "fringe/core/error.h"
+#include "fringe/core/output_guard.h"
 #include "fringe/io/ms/column_tasks.h"
 #include "fringe/io/ms/ms_column_detail.h"
 #include "fringe/io/ms/ms_path.h"
 #include "fringe/io/ms/ms_tables.h"
+#include "fringe/io/writer_guard.h"
 
 namespace fringe::io {
 
@@ -43,6 +45,7 @@ Error ms_error(const std::string& path, const std::string& message) {
 }
 
 // Checks that the folder of `path` exists and can be written, with a plain message if not.
+// (What may be at `path` itself is the output guard's rule: check_writer_target.)
 void check_output_folder(const std::string& path) {
   fs::path parent = fs::path(path).parent_path();
   if (parent.empty()) parent = ".";
@@ -60,11 +63,6 @@ void check_output_folder(const std::string& path) {
     throw ms_error(
         path, "cannot create Measurement Set: folder '" + parent.string() + "' is not writable");
   }
-  if (fs::exists(path, ec) && !fs::is_directory(path, ec)) {
-    throw ms_error(path,
-                   "cannot create Measurement Set: a file (not a Measurement Set folder) "
-                   "of that name exists");
-  }
 }
 
 }  // namespace
@@ -72,6 +70,8 @@ void check_output_folder(const std::string& path) {
 struct MsWriter::Impl {
   std::string final_path;
   std::string temp_path;
+  std::unique_ptr<TemporaryOutput> temp;  // the MS being written; removed unless committed
+  bool failed = false;                    // abandoned after an error: no further use
   vis::VisMeta meta;
   Logger* log = nullptr;
   int ms_npol = 4;
@@ -82,23 +82,41 @@ struct MsWriter::Impl {
   std::vector<bool> times_written;
   std::size_t num_rows = 0;  // main-table rows so far (kept after the table is closed)
 
+  // Flushes every table explicitly (so a write error is an exception here, not in a
+  // destructor), then closes the MS.
   void close() {
     cols.reset();
     if (ms) {
-      ms->flush();
+      ms->flush();  // main table and the standard subtables
+      static_cast<casacore::Table&>(*ms).flush(/*fsync=*/false, /*recursive=*/true);  // others
       ms.reset();
     }
   }
 
-  // Closes and deletes the temporary MS; never throws (used by the destructor).
-  void discard() noexcept {
+  // Gives up the temporary MS after an error or without finish(): the tables are marked for
+  // delete before they are released (abandon_ms), so casacore's destructors write nothing (a
+  // failed write there would abort the process), and the temporary is removed. The final
+  // path is never touched. Never throws (used by the destructor).
+  void abandon() noexcept {
+    failed = true;
     try {
       cols.reset();
-      ms.reset();
     } catch (...) {
     }
-    std::error_code ec;
-    if (!temp_path.empty()) fs::remove_all(temp_path, ec);
+    detail::abandon_ms(ms);
+    try {
+      if (temp) temp->discard();
+    } catch (...) {
+    }
+  }
+
+  // Throws when the writer cannot be used any more.
+  void check_usable(const char* what) const {
+    if (finished) throw ms_error(final_path, std::string(what) + " after finish()");
+    if (failed || !ms) {
+      throw ms_error(final_path, std::string(what) +
+                                     " after an earlier error (the Measurement Set was abandoned)");
+    }
   }
 
   template <typename T>
@@ -284,7 +302,7 @@ struct MsWriter::Impl {
 
   template <typename T>
   void write(const vis::VisBlock<T>& block, bool model = false) {
-    if (finished) throw ms_error(final_path, "append_block() after finish()");
+    check_usable(model ? "append_model_block()" : "append_block()");
     check_block(block);
     const int nt = block.num_times();
     const int nc = block.num_channels();
@@ -345,7 +363,12 @@ struct MsWriter::Impl {
     } catch (const Error&) {
       throw;
     } catch (const std::exception& e) {
-      throw ms_error(final_path, std::string("writing the Measurement Set failed: ") + e.what());
+      // A casacore write failed (disk full, file too large, I/O error): the temporary MS is
+      // incomplete and its tables may hold unwritten buffers; give it up now.
+      const std::string why = e.what();
+      abandon();
+      throw ms_error(final_path, "writing the Measurement Set failed (temporary '" + temp_path +
+                                     "' removed): " + why);
     }
     for (int t = 0; t < nt; ++t) times_written[block.start_time_index + t] = true;
     num_rows = static_cast<std::size_t>(ms->nrow());
@@ -372,25 +395,31 @@ MsWriter::MsWriter(const std::string& name, const vis::VisMeta& meta, Logger* lo
   }
   m.times_written.assign(meta.num_times, false);
   check_output_folder(m.final_path);
-  m.temp_path = ms_temporary_path(m.final_path);
+  // Only nothing or an earlier Measurement Set may be at the final path (output_guard.h).
+  OutputTarget target;
+  target.path = m.final_path;
+  target.kind = OutputKind::MeasurementSet;
+  check_writer_target(target);
+  m.temp = std::make_unique<TemporaryOutput>(target);  // removed on a signal, too
+  m.temp_path = m.temp->path();
   try {
     m.ms = detail::create_ms(m.temp_path, meta, m.ms_npol, m.slots.size());
     m.cols = std::make_unique<casacore::MSMainColumns>(*m.ms);
   } catch (const std::exception& e) {
-    m.discard();
+    m.abandon();
     throw ms_error(m.final_path, std::string("cannot create Measurement Set: ") + e.what());
   }
 }
 
 MsWriter::~MsWriter() {
-  if (impl_ && !impl_->finished) impl_->discard();
+  if (impl_ && !impl_->finished) impl_->abandon();
 }
 
 MsWriter::MsWriter(MsWriter&&) noexcept = default;
 
 MsWriter& MsWriter::operator=(MsWriter&& other) noexcept {
   if (this != &other) {
-    if (impl_ && !impl_->finished) impl_->discard();
+    if (impl_ && !impl_->finished) impl_->abandon();
     impl_ = std::move(other.impl_);
   }
   return *this;
@@ -403,17 +432,20 @@ void MsWriter::append_model_block(const vis::VisBlock<double>& block) { impl_->w
 
 void MsWriter::add_history(const std::vector<std::string>& lines, const std::string& origin) {
   Impl& m = *impl_;
-  if (m.finished) throw ms_error(m.final_path, "add_history() after finish()");
+  m.check_usable("add_history()");
   try {
     detail::add_history_rows(*m.ms, lines, origin, m.meta.application);
   } catch (const std::exception& e) {
-    throw ms_error(m.final_path, std::string("writing HISTORY failed: ") + e.what());
+    const std::string why = e.what();
+    m.abandon();
+    throw ms_error(m.final_path, "writing HISTORY failed: " + why);
   }
 }
 
 void MsWriter::finish() {
   Impl& m = *impl_;
   if (m.finished) throw ms_error(m.final_path, "finish() called twice");
+  m.check_usable("finish()");
   int missing = 0;
   for (bool w : m.times_written) missing += w ? 0 : 1;
   if (missing > 0) {
@@ -424,29 +456,19 @@ void MsWriter::finish() {
   try {
     m.close();
   } catch (const std::exception& e) {
-    m.discard();
-    throw ms_error(m.final_path, std::string("closing the Measurement Set failed: ") + e.what());
+    const std::string why = e.what();
+    m.abandon();
+    throw ms_error(m.final_path, "closing the Measurement Set failed (temporary '" + m.temp_path +
+                                     "' removed): " + why);
   }
-  // Replace an existing output only now: move it aside, move the new one in, delete the old.
-  std::error_code ec;
-  std::string old_path;
-  if (fs::exists(m.final_path, ec)) {
-    old_path = ms_temporary_path(m.final_path) + ".old";
-    fs::rename(m.final_path, old_path, ec);
-    if (ec) {
-      m.discard();
-      throw ms_error(m.final_path, "cannot replace the existing output: " + ec.message());
-    }
+  // Replaces an earlier Measurement Set only now, after checking again what is there; on
+  // failure the temporary is removed and the final path keeps what it held.
+  try {
+    commit_writer_output(*m.temp);
+  } catch (...) {
+    m.failed = true;
+    throw;
   }
-  fs::rename(m.temp_path, m.final_path, ec);
-  if (ec) {
-    const std::string why = ec.message();
-    if (!old_path.empty()) fs::rename(old_path, m.final_path, ec);
-    m.discard();
-    throw ms_error(m.final_path,
-                   "cannot rename the finished Measurement Set from '" + m.temp_path + "': " + why);
-  }
-  if (!old_path.empty()) fs::remove_all(old_path, ec);
   m.finished = true;
   log_info(m.log, "Measurement Set written: " + m.final_path);
 }

@@ -17,10 +17,16 @@
 //  - HISTORY: a creation row, then settings_lines (ORIGIN "FRINGE_SETTINGS") and log_lines
 //    (ORIGIN "FRINGE_LOG"); more rows with add_history().
 //
-// The MS is built under a temporary name beside the final path; finish() closes it and
-// renames it to the final path, replacing an existing output only at that moment. If the
-// writer is destroyed without finish(), the temporary MS is removed. Errors (cannot create,
-// disk full, inconsistent block) throw fringe::Error naming the final path.
+// Output safety (fringe/core/output_guard.h, docs/reliability.md): the constructor refuses
+// a final path that holds anything but an earlier Measurement Set (a folder of other files, a
+// regular file, another casacore table). The MS is built under a temporary name beside the
+// final path (registered with fringe::interrupt, so SIGINT/SIGTERM remove it); finish()
+// flushes and closes it and commits it (commit_output), replacing an earlier MS only at that
+// moment. Nothing is ever created under the final name before then. If the writer is
+// destroyed without finish(), or a write fails (disk full, file-size limit, I/O error), the
+// temporary MS is marked for delete and removed, the final path is left as it was, and the
+// failure is a fringe::Error naming the final path (never an abort from a casacore
+// destructor); the writer is then unusable. Inconsistent blocks throw without harm.
 // Not thread-safe: one thread (the pipeline's writer thread) owns a writer. A moved-from
 // writer may only be destroyed or assigned to.
 // casacore-free header, C++17.
@@ -64,7 +70,7 @@ class MsWriter {
   // Appends HISTORY rows (e.g. the run log at the end of a run) with the given ORIGIN.
   void add_history(const std::vector<std::string>& lines, const std::string& origin = "FRINGE_LOG");
 
-  // Flushes and closes the MS and renames it to path(). Warns (through the logger) if fewer
+  // Flushes and closes the MS and moves it to path(). Warns (through the logger) if fewer
   // than meta.num_times dumps were written. Calling it twice is an error.
   void finish();
 

@@ -290,20 +290,29 @@ TEST(MsWriter, HistoryHoldsSettingsAndLog) {
   EXPECT_THROW(w.finish(), Error);
 }
 
+// An earlier Measurement Set whose main table holds one dump (the one the tests replace).
+void write_earlier_ms(const std::string& path) {
+  VisMeta meta = make_meta({});
+  meta.num_times = 1;
+  MsWriter w(path, meta);
+  w.append_block(make_block<float>(meta, 0, 1, 0, 2));
+  w.finish();
+}
+
 TEST(MsWriter, ExistingOutputSurvivesUntilFinish) {
   const std::string dir = test_dir();
   const std::string final_path = dir + "/out.ms";
-  fs::create_directories(final_path);
-  std::ofstream(final_path + "/marker") << "old output";
+  write_earlier_ms(final_path);
+  const auto earlier_size = fs::file_size(final_path + "/table.f0");
   const VisMeta meta = make_meta({});
   MsWriter w(final_path, meta);
   EXPECT_NE(w.temporary_path(), final_path);
   EXPECT_EQ(fs::path(w.temporary_path()).parent_path(), fs::path(final_path).parent_path());
   EXPECT_TRUE(fs::is_directory(w.temporary_path()));
   w.append_block(make_block<float>(meta, 0, 2, 0, 2));
-  EXPECT_TRUE(fs::exists(final_path + "/marker"));  // untouched while writing
+  EXPECT_EQ(MsReader(final_path).num_rows(), 3u);  // the earlier MS, untouched while writing
+  EXPECT_EQ(fs::file_size(final_path + "/table.f0"), earlier_size);
   w.finish();
-  EXPECT_FALSE(fs::exists(final_path + "/marker"));
   EXPECT_FALSE(fs::exists(w.temporary_path()));
   check_ms(final_path, {});
   // Nothing else is left in the folder (no temporary or moved-aside copies).
@@ -318,8 +327,7 @@ TEST(MsWriter, ExistingOutputSurvivesUntilFinish) {
 TEST(MsWriter, DestroyedWithoutFinishLeavesNothing) {
   const std::string dir = test_dir();
   const std::string final_path = dir + "/out.MS";
-  fs::create_directories(final_path);
-  std::ofstream(final_path + "/marker") << "old output";
+  write_earlier_ms(final_path);
   std::string temp;
   {
     const VisMeta meta = make_meta({});
@@ -329,7 +337,7 @@ TEST(MsWriter, DestroyedWithoutFinishLeavesNothing) {
     EXPECT_TRUE(fs::exists(temp));
   }
   EXPECT_FALSE(fs::exists(temp));
-  EXPECT_TRUE(fs::exists(final_path + "/marker"));
+  EXPECT_EQ(MsReader(final_path).num_rows(), 3u);  // the earlier MS
   // Also no new output when none existed.
   {
     const VisMeta meta = make_meta({});
