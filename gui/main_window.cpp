@@ -401,7 +401,9 @@ void MainWindow::update_station_layout() {
 
 int MainWindow::validate() {
   if (!model_->has_schema()) return 0;
-  const auto problems = model_->settings()->validate();
+  // The file's own problems (unknown keys, lines without '=', ...) first, with their lines.
+  auto problems = model_->file_problems();
+  for (auto& p : model_->settings()->validate()) problems.push_back(std::move(p));
   validation_->show_problems(problems);
   validation_dock_->show();
   return validation_->num_errors();

@@ -5,6 +5,7 @@
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
+#include <sstream>
 
 #include "fringe/core/error.h"
 #include "gui/theme.h"
@@ -25,6 +26,7 @@ void SettingsModel::set_schema(fs::Schema schema, const QString& app, const QStr
   app_ = app;
   version_ = version;
   ini_path_.clear();
+  document_.reset();
   const auto& nodes = settings_->schema().nodes();
   top_level_.clear();
   row_.assign(nodes.size(), 0);
@@ -49,8 +51,10 @@ fs::LoadReport SettingsModel::load_ini(const QString& path, QString* app_out) {
   fs::IniFile ini;
   settings_->reset_all();
   fs::LoadReport report;
+  const std::string file = QFileInfo(path).absoluteFilePath().toStdString();
   try {
-    report = fs::load_ini(*settings_, QFileInfo(path).absoluteFilePath().toStdString(), &ini);
+    report = fs::load_ini(*settings_, file, &ini);
+    document_ = fs::IniDocument::read(file);
   } catch (...) {
     refresh();
     throw;
@@ -67,7 +71,11 @@ bool SettingsModel::save_as(const QString& path) {
   ini_path_ = QFileInfo(path).absoluteFilePath();
   settings_->set_base_dir(QFileInfo(ini_path_).absolutePath().toStdString());
   try {
-    fs::write_ini(*settings_, ini_path_.toStdString(), app_.toStdString(), version_.toStdString());
+    // No file open yet: the values so far make a new file.
+    if (!document_)
+      document_ = fs::IniDocument::from_text(
+          fs::format_ini(*settings_, app_.toStdString(), version_.toStdString()));
+    document_->write(ini_path_.toStdString());
   } catch (const std::exception& e) {
     ini_path_ = previous;
     emit write_failed(QString::fromUtf8(e.what()));
@@ -76,10 +84,32 @@ bool SettingsModel::save_as(const QString& path) {
   return true;
 }
 
+std::vector<fs::Problem> SettingsModel::file_problems() const {
+  if (!settings_ || !document_ || ini_path_.isEmpty()) return {};
+  std::istringstream in(document_->text());
+  const fs::IniFile ini = fs::parse_ini(in, ini_path_.toStdString());
+  fs::Settings scratch = *settings_;
+  scratch.reset_all();
+  fs::LoadReport report = fs::apply_ini(scratch, ini);
+  std::vector<fs::Problem> problems = std::move(report.errors);
+  problems.insert(problems.end(), report.warnings.begin(), report.warnings.end());
+  return problems;
+}
+
+void SettingsModel::edit_document(const std::string& key) {
+  if (!document_) return;
+  const std::string canonical = settings_->schema().find(key)->key;
+  if (settings_->is_given(canonical) && !settings_->is_default(canonical))
+    document_->set(settings_->schema(), canonical, settings_->get(canonical));
+  else
+    document_->remove(settings_->schema(), canonical);
+}
+
 void SettingsModel::clear() {
   if (!settings_) return;
   settings_->reset_all();
   ini_path_.clear();
+  document_.reset();
   refresh();
 }
 
@@ -231,6 +261,7 @@ bool SettingsModel::set_value(const QString& key, const QString& value) {
     emit edit_rejected(QString::fromUtf8(e.what()));
     return false;
   }
+  edit_document(key.toStdString());
   refresh();
   write_through();
   return true;
@@ -262,6 +293,7 @@ bool SettingsModel::reset(const QModelIndex& index) {
     }
     if (nodes[i].is_setting() && settings_->is_given(nodes[i].key)) {
       settings_->reset(nodes[i].key);
+      edit_document(nodes[i].key);
       changed = true;
     }
   }
@@ -273,9 +305,9 @@ bool SettingsModel::reset(const QModelIndex& index) {
 }
 
 void SettingsModel::write_through() {
-  if (ini_path_.isEmpty() || !settings_) return;
+  if (ini_path_.isEmpty() || !settings_ || !document_) return;
   try {
-    fs::write_ini(*settings_, ini_path_.toStdString(), app_.toStdString(), version_.toStdString());
+    document_->write(ini_path_.toStdString());
   } catch (const std::exception& e) {
     emit write_failed(QString::fromUtf8(e.what()));
   }

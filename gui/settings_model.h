@@ -3,7 +3,8 @@
 // required-but-unset settings (and every group above one) are highlighted; non-default values
 // use the palette's link colour; settings whose dependencies are not met are greyed and
 // read-only; tooltips carry the description. Every accepted edit is written through to the
-// INI file (OSKAR format, non-default values only) when one is set.
+// INI file when one is set, changing only the lines of the edited keys (IniDocument): the
+// file's comments, unknown keys and other lines stay as they were.
 #pragma once
 
 #include <QAbstractItemModel>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "fringe/settings/ini.h"
+#include "fringe/settings/ini_document.h"
 #include "fringe/settings/settings.h"
 
 namespace fringe::gui {
@@ -44,8 +46,13 @@ class SettingsModel : public QAbstractItemModel {
   // file's problems (bad values are skipped, unknown keys warned). Throws fringe::Error when
   // the file cannot be read. `app_out` receives the file's [General] app=.
   fringe::settings::LoadReport load_ini(const QString& path, QString* app_out = nullptr);
-  // Makes path the write-through target and writes the current values to it.
+  // Makes path the write-through target and writes the current values to it: the open
+  // file's text with the edits (a new file: non-default values only).
   bool save_as(const QString& path);
+  // The problems of the file as it is now (with the edits): unknown keys, lines without
+  // '=', keys given twice (warnings), values that do not convert (errors); each with its
+  // line. Empty when no file is open.
+  std::vector<fringe::settings::Problem> file_problems() const;
   const QString& ini_path() const { return ini_path_; }
   // Back to defaults; forgets the file.
   void clear();
@@ -83,10 +90,12 @@ class SettingsModel : public QAbstractItemModel {
   void refresh();  // recomputes the cached flags and repaints every row
   void emit_all_changed(int parent_node);
   void write_through();
+  void edit_document(const std::string& key);  // the key's line follows its value
   QString tooltip(int node) const;
 
   std::optional<fringe::settings::Settings> settings_;
   QString app_, version_, ini_path_;
+  std::optional<fringe::settings::IniDocument> document_;  // the open file's lines
   bool show_keys_ = false;
   std::vector<int> top_level_;
   std::vector<int> row_;              // row of each node within its parent

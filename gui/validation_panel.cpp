@@ -13,8 +13,8 @@ ValidationPanel::ValidationPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(4, 4, 4, 4);
   summary_ = new QLabel(tr("Not validated yet."), this);
   list_ = new QTreeWidget(this);
-  list_->setColumnCount(4);
-  list_->setHeaderLabels({tr(""), tr("Setting"), tr("Value"), tr("Problem")});
+  list_->setColumnCount(5);
+  list_->setHeaderLabels({tr(""), tr("Setting"), tr("Value"), tr("Line"), tr("Problem")});
   list_->setRootIsDecorated(false);
   list_->setUniformRowHeights(true);
   list_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
@@ -44,12 +44,15 @@ void ValidationPanel::show_problems(const std::vector<fringe::settings::Problem>
     item->setToolTip(0, p.warning ? tr("Warning") : tr("Error"));
     item->setText(1, QString::fromStdString(p.key));
     item->setText(2, QString::fromStdString(p.value));
-    item->setText(3, QString::fromStdString(p.message));
-    item->setToolTip(3, QString::fromStdString(p.text()));
+    // The settings file's line (load problems: unknown keys, lines without '=', bad values).
+    if (p.line > 0) item->setText(LineColumn, QString::number(p.line));
+    item->setText(ProblemColumn, QString::fromStdString(p.message));
+    item->setToolTip(ProblemColumn, QString::fromStdString(p.text()));
     item->setData(1, Qt::UserRole, QString::fromStdString(p.key));
     (p.warning ? warnings_ : errors_)++;
   }
   list_->resizeColumnToContents(1);
+  list_->resizeColumnToContents(LineColumn);
   if (problems.empty())
     summary_->setText(tr("The settings are valid."));
   else

@@ -1,6 +1,7 @@
 // ValidationPanel: the problems fringe::settings::Settings::validate() finds before a run,
-// one row each (error or warning, key, value, message). Activating a row (click, Enter)
-// emits setting_activated(key) so the settings tree can select that setting.
+// and those of the settings file (unknown keys, lines without '=', bad values), one row each
+// (error or warning, key, value, the file's line when known, message). Activating a row (click,
+// Enter) emits setting_activated(key) so the settings tree can select that setting.
 #pragma once
 
 #include <QWidget>
@@ -18,6 +19,8 @@ class ValidationPanel : public QWidget {
   Q_OBJECT
 
  public:
+  enum Column { IconColumn = 0, KeyColumn, ValueColumn, LineColumn, ProblemColumn };
+
   explicit ValidationPanel(QWidget* parent = nullptr);
   void show_problems(const std::vector<fringe::settings::Problem>& problems);
   void clear();

@@ -4,7 +4,8 @@
 // layout of the file's telescope model in the results panel, the app selector, a file
 // switching the app, File > Recent Files, Save / Save As / Clear, write-through, a real run
 // (sim_beam_pattern) with the event loop running throughout and its results shown (outputs,
-// beam image, station layout), the dark theme and high DPI.
+// beam image, station layout), the dark theme and high DPI; a hand-written file's comments and
+// unknown keys kept through Save and listed (with their lines) in the validation panel.
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -82,6 +83,70 @@ class TestMainWindow : public QObject {
     // Without a file to run on, batch mode refuses rather than asking.
     w.model()->clear();
     QVERIFY(!w.run());
+  }
+
+  // A hand-written file keeps its comment, unknown key (a typo) and '='-less line through
+  // edits and Save; the validation panel lists the unknown key and the line as warnings with
+  // their lines, on opening and on Validate.
+  void unknown_keys_and_comments_survive_save() {
+    const QString location = FRINGE_BINARY_DIR "/apps";
+    if (find_app(location, "sim_interferometer").isEmpty()) QSKIP("sim_interferometer not built");
+    QTemporaryDir dir;
+    const QString ini = dir.filePath("hand.ini");
+    const QByteArray original =
+        "[General]\r\napp=sim_interferometer\r\n\r\n"            // 1-3
+        "; my notes: keep me\r\n"                                // 4
+        "[observation]\r\n"                                      // 5
+        "num_time_stesp=4\r\n"                                   // 6: unknown (typo)
+        "length 60\r\n"                                          // 7: no '='
+        "start_frequency_hz = 1.4e9\r\n"                         // 8
+        "\r\n[telescope]\r\ninput_directory=" FRINGE_SOURCE_DIR  // 9-11
+        "/telescope-models/vla-c.tm\r\n";
+    QFile f(ini);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(original);
+    f.close();
+    MainWindow w;
+    w.set_interactive(false);
+    QVERIFY(w.set_app_location(location));
+    QVERIFY(w.select_app("sim_interferometer"));
+    QVERIFY(w.open_settings(ini));
+    auto find_row = [&](const QString& column1, const QString& line) -> QTreeWidgetItem* {
+      QTreeWidget* list = w.validation()->list();
+      for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = list->topLevelItem(i);
+        if (item->text(ValidationPanel::KeyColumn) == column1 &&
+            item->text(ValidationPanel::LineColumn) == line)
+          return item;
+      }
+      return nullptr;
+    };
+    auto check_panel = [&] {
+      QTreeWidgetItem* typo = find_row("observation/num_time_stesp", "6");
+      QVERIFY(typo);
+      QVERIFY2(typo->text(ValidationPanel::ProblemColumn).contains("num_time_steps"),
+               qPrintable(typo->text(ValidationPanel::ProblemColumn)));
+      QVERIFY(find_row("", "7"));
+      QVERIFY(w.validation()->num_warnings() >= 2);
+    };
+    check_panel();
+    // An edit is written through; Save writes again: only the edited line changes.
+    QVERIFY(w.model()->set_value("observation/start_frequency_hz", "1.5e9"));
+    QVERIFY(w.save());
+    QFile saved(ini);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QByteArray expected = original;
+    expected.replace("start_frequency_hz = 1.4e9", "start_frequency_hz = 1.5e9");
+    QCOMPARE(saved.readAll(), expected);
+    saved.close();
+    // Validate (Run > Validate) shows the file's problems too, with their lines.
+    w.validate();
+    check_panel();
+    // A reset removes the key's line only.
+    QVERIFY(w.model()->reset(w.model()->index_of_key("observation/start_frequency_hz")));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    expected.replace("start_frequency_hz = 1.5e9\r\n", "");
+    QCOMPARE(saved.readAll(), expected);
   }
 
   void app_selection_and_recent_files() {
