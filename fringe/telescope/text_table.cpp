@@ -16,7 +16,7 @@ constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 std::string format_value(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
+  std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
 
