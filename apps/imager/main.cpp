@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
 #include "fringe/core/timer.h"
@@ -45,6 +46,8 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
+  config.force = options.force;
+  config.strict = options.strict;
   constexpr double kArcsec = 180.0 / std::numbers::pi * 3600.0;
   log.info("Imager");
   for (const auto& ms : config.input_ms) log.info("  input: " + ms + " (" + config.ms_column + ")");
@@ -69,9 +72,16 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   im::ImagerResult r;
   try {
     r = im::run(config, progress, &log);
+  } catch (const fringe::interrupt::Cancelled&) {
+    bar.finish();
+    throw;  // exit 128 + signal (run_app)
+  } catch (const im::RunFailure&) {
+    bar.finish();
+    throw;  // the run failed (out of memory, a FITS write): exit 1
   } catch (const fringe::Error& e) {
     bar.finish();
-    // Missing files, empty selections and oversized images are bad input (exit 2).
+    // Missing files, empty selections, oversized images and output paths that hold something
+    // else are bad input (exit 2).
     throw fringe::settings::InputError(e);
   }
   bar.finish();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "fringe/core/interrupt.h"
 #include "fringe/imager/geometry.h"
 
 namespace fringe::imager {
@@ -17,6 +18,7 @@ std::vector<Complex<double>> dft_image(const VisBuffer<T>& vis, int n, double ce
 #pragma omp parallel for schedule(dynamic)
   for (int y = 0; y < n; ++y)
     for (int x = 0; x < n; ++x) {
+      if (interrupt::requested()) continue;  // SIGINT/SIGTERM: no throw inside OpenMP
       double l, m, nm1;
       pixel_lmn<double>(x, y, n, n * cell_rad, &l, &m, &nm1);
       if (!with_w) nm1 = 0.0;
@@ -37,6 +39,7 @@ std::vector<Complex<double>> dft_image(const VisBuffer<T>& vis, int n, double ce
           }
         }
     }
+  interrupt::throw_if_requested();
   return image;
 }
 
@@ -57,7 +60,7 @@ void dft_predict(std::span<const Complex<double>> model, int n, double cell_rad,
   for (std::size_t r = 0; r < vis.num_rows; ++r)
     for (int c = 0; c < vis.num_channels; ++c) {
       const std::size_t k = r * vis.num_channels + c;
-      if (!(vis.weight[k] > 0.0f)) continue;
+      if (!(vis.weight[k] > 0.0f) || interrupt::requested()) continue;
       const double s = vis.freq_hz[c] / kSpeedOfLight;
       const auto& uvw = vis.uvw_m[r];
       for (int q = 0; q < npol; ++q) {
@@ -73,6 +76,7 @@ void dft_predict(std::span<const Complex<double>> model, int n, double cell_rad,
         vis.vis[k * npol + q] = {T(vr), T(vi)};
       }
     }
+  interrupt::throw_if_requested();
 }
 
 template std::vector<Complex<double>> dft_image<float>(const VisBuffer<float>&, int, double, bool);

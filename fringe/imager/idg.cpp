@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "fringe/core/interrupt.h"
 #include "fringe/imager/fft_cpu.h"
 
 namespace fringe::imager {
@@ -64,6 +65,7 @@ std::vector<Complex<double>> idg_image(const GridGeometry& g, const Taper& taper
   const std::vector<double> corr = correction(g, taper);
   const double width = g.image_width_lm();
   for (int layer : plan.layers) {
+    interrupt::throw_if_requested();  // SIGINT/SIGTERM: stop between w layers
     std::fill(grid.begin(), grid.end(), Complex<T>{T(0), T(0)});
     backend.grid(g, taper, plan.layer_subgrids(layer), vis, grid.data());
     backend.fft_grid(grid.data(), gs, npol, true);
@@ -98,6 +100,7 @@ void idg_predict(const GridGeometry& g, const Taper& taper, const Plan& plan,
   const double width = g.image_width_lm();
   std::fill(vis.vis.begin(), vis.vis.end(), Complex<T>{T(0), T(0)});
   for (int layer : plan.layers) {
+    interrupt::throw_if_requested();  // SIGINT/SIGTERM: stop between w layers
     std::fill(grid.begin(), grid.end(), Complex<T>{T(0), T(0)});
     const double w0 = layer * g.w_step;
 #pragma omp parallel for

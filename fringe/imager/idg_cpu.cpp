@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fringe/core/interrupt.h"
 #include "fringe/core/simd_sincos.h"
 #include "fringe/imager/fft_cpu.h"
 #include "fringe/imager/grid_ops.h"
@@ -108,6 +109,7 @@ class CpuBackend final : public IdgBackend<T> {
     const std::size_t batch = std::max<std::size_t>(64, 16 * num_threads_);
     std::vector<Complex<T>> buf(batch * npol * np);
     for (std::size_t b0 = 0; b0 < subgrids.size(); b0 += batch) {
+      interrupt::throw_if_requested();  // between batches, outside the parallel region
       const std::size_t nb = std::min(batch, subgrids.size() - b0);
 #pragma omp parallel num_threads(num_threads_)
       {
@@ -176,6 +178,7 @@ class CpuBackend final : public IdgBackend<T> {
       std::vector<Complex<T>> tmp(np);
 #pragma omp for schedule(dynamic)
       for (std::size_t i = 0; i < subgrids.size(); ++i) {
+        if (interrupt::requested()) continue;  // SIGINT/SIGTERM: no throw inside OpenMP
         const Subgrid& s = subgrids[i];
         // Splitter and subgrid FFT (adjoint of the adder and of the gridder's FFT).
         for (int q = 0; q < npol; ++q) {
@@ -223,6 +226,7 @@ class CpuBackend final : public IdgBackend<T> {
         }
       }
     }
+    interrupt::throw_if_requested();
   }
 
  private:

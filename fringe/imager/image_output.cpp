@@ -7,7 +7,9 @@
 
 namespace fringe::imager {
 
-void write_image_cube(const std::string& path, const ImageCube& c) {
+namespace {
+
+io::FitsImageHeader header(const ImageCube& c) {
   constexpr double kDeg = 180.0 / std::numbers::pi;
   io::FitsImageHeader h;
   h.pixel_type = c.double_precision ? io::FitsPixelType::Float64 : io::FitsPixelType::Float32;
@@ -25,7 +27,20 @@ void write_image_cube(const std::string& path, const ImageCube& c) {
   h.keywords.push_back({"OBSDEC", c.centre_rad[1] * kDeg, "Phase centre Dec [deg]"});
   h.keywords.push_back({"ORIGIN", std::string("fringe imager"), ""});
   h.history = c.history;
-  io::write_fits_image(path, h, std::span<const double>(c.pixels));
+  return h;
+}
+
+}  // namespace
+
+void write_image_cube(const std::string& path, const ImageCube& c) {
+  io::write_fits_image(path, header(c), std::span<const double>(c.pixels));
+}
+
+std::unique_ptr<io::FitsImageWriter> write_image_cube_unfinished(const std::string& path,
+                                                                 const ImageCube& c) {
+  auto w = std::make_unique<io::FitsImageWriter>(path, header(c));
+  w->write(0, std::span<const double>(c.pixels));
+  return w;
 }
 
 }  // namespace fringe::imager

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "fringe/io/fits/fits_image_writer.h"
 
 namespace fringe::imager {
 
@@ -24,5 +27,11 @@ struct ImageCube {
 };
 
 void write_image_cube(const std::string& path, const ImageCube& cube);
+
+// The same, left under its temporary name: the caller calls finish() once every product of a
+// run is written, so that a failed or cancelled run replaces none of the earlier images (the
+// writer's destructor removes an unfinished temporary).
+std::unique_ptr<io::FitsImageWriter> write_image_cube_unfinished(const std::string& path,
+                                                                 const ImageCube& cube);
 
 }  // namespace fringe::imager

@@ -7,11 +7,15 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <new>
 #include <numbers>
 #include <optional>
 
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
+#include "fringe/core/output_guard.h"
+#include "fringe/core/resources.h"
 #include "fringe/core/timer.h"
 #include "fringe/imager/aterm_beam.h"
 #include "fringe/imager/dft.h"
@@ -20,6 +24,7 @@
 #include "fringe/imager/model_image.h"
 #include "fringe/imager/ms_input.h"
 #include "fringe/imager/plan.h"
+#include "fringe/imager/run_checks.h"
 #include "fringe/imager/weighting.h"
 #include "fringe/io/ms/ms_column_writer.h"
 #include "fringe/io/ms/ms_reader.h"
@@ -81,6 +86,29 @@ std::size_t physical_memory_bytes() {
 }
 
 namespace {
+
+// What the run is doing, for the message when memory runs out (std::bad_alloc alone says
+// nothing): the stage and about how many bytes it allocates (0: not known).
+struct Stage {
+  std::string what = "preparing the run";
+  double bytes = 0;
+  void set(std::string w, double b = 0) {
+    what = std::move(w);
+    bytes = b;
+  }
+};
+
+// Non-finite input: dropped and counted by the read (non_finite.h); a warning, or an error
+// under --strict.
+void report_non_finite(const ImagerConfig& cfg, const InputSummary& in, Logger* log) {
+  const std::string dropped = describe(in.non_finite);
+  if (dropped.empty()) return;
+  const std::string msg = "imager: " + cfg.input_ms.front() +
+                          (cfg.input_ms.size() > 1 ? " (and the other inputs)" : "") + " hold " +
+                          dropped + ": skipped, not imaged";
+  if (cfg.strict) throw Error(msg + " (an error with --strict)");
+  log_warning(log, msg);
+}
 
 std::string gib(double bytes) {
   char buf[32];
@@ -158,7 +186,8 @@ void divide_by_beam(const std::vector<double>& beam, double min_fraction, int np
 }
 
 template <typename T>
-ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
+ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
+                       Stage& stage) {
   ImagerResult res;
   Timer timer;
   timer.start();
@@ -171,6 +200,7 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
   ImagerConfig read_cfg = cfg;
   if (stokes_via_linear) read_cfg.image_type = ImageType::Linear;
   VisBuffer<T> all;
+  stage.set("reading the visibilities of " + std::to_string(cfg.input_ms.size()) + " input(s)");
   try {
     all = read_visibilities<T>(read_cfg, in, log);
   } catch (const Error& e) {
@@ -181,6 +211,8 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
         e.context());
   }
   res.num_visibilities = in.visibilities;
+  res.num_non_finite = in.non_finite.visibilities;
+  report_non_finite(cfg, in, log);
   res.seconds_read = timer.seconds();
   report_progress(progress, 0.1, "read");
 
@@ -213,10 +245,17 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
   const int nchan_img = cfg.channel_snapshots ? all.num_channels : 1;
   const int npol = all.num_pols;
   const std::size_t plane = std::size_t(cfg.size) * cfg.size;
+  stage.set("allocating the images and the " + std::to_string(g.grid_size) + " x " +
+                std::to_string(g.grid_size) + " grid",
+            double(npol) * nchan_img * plane * 8 + double(npol) * plane * 16 +
+                double(npol) * g.grid_size * g.grid_size * sizeof(Complex<T>));
   std::vector<double> pixels(std::size_t(npol) * nchan_img * plane, 0.0);  // [pol][chan][y][x]
   std::size_t below_horizon = 0;
+  // Why a plane is all zero (all-zero image check below): [channel] "" or the reason.
+  std::vector<std::string> empty_reason(nchan_img);
   timer.start();
   for (int ci = 0; ci < nchan_img; ++ci) {
+    interrupt::throw_if_requested();
     VisBuffer<T> v = cfg.channel_snapshots ? one_channel(all, ci) : VisBuffer<T>{};
     VisBuffer<T>& vis = cfg.channel_snapshots ? v : all;
     const double wsum = apply_weighting(cfg, g, vis);
@@ -254,12 +293,38 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
       image = dft_image(vis, cfg.size, cfg.cell_rad, cfg.algorithm == Algorithm::Dft3d);
       for (float w : vis.weight) res.num_gridded += w > 0;
     }
-    // Sum of the weights actually imaged (outside-grid ones were zeroed by the plan).
+    // Sum of the weights actually imaged (outside-grid ones were zeroed by the plan), and
+    // whether any of those visibilities is non-zero (an all-zero image says why).
     double wimg = 0;
-    for (float w : vis.weight) wimg += w > 0 ? w : 0.0;
+    bool any_signal = cfg.image_type == ImageType::Psf;
+    for (std::size_t k = 0; k < vis.weight.size(); ++k) {
+      if (!(vis.weight[k] > 0)) continue;
+      wimg += vis.weight[k];
+      for (int q = 0; q < npol && !any_signal; ++q)
+        any_signal = vis.vis[k * npol + q].re != 0 || vis.vis[k * npol + q].im != 0;
+    }
     res.sum_weights += wimg;
     (void)wsum;
-    if (!(wimg > 0)) throw Error("imager: no visibility could be gridded (all outside the grid)");
+    const std::string where = cfg.channel_snapshots ? "channel " + std::to_string(ci) + " (" +
+                                                          std::to_string(all.freq_hz[ci]) + " Hz)"
+                                                    : std::string("the selection");
+    if (!(wimg > 0)) {
+      const std::string why = "no visibility of " + where +
+                              " could be gridded (all flagged, outside image/uv_filter_min.."
+                              "image/uv_filter_max or outside the grid; use smaller pixels)";
+      if (nchan_img == 1) throw Error("imager: " + why);
+      empty_reason[ci] = why;  // an all-zero plane of the cube (warned about below)
+      report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
+      continue;
+    }
+    if (!any_signal)
+      empty_reason[ci] =
+          "every visibility imaged in " + where + " is zero (column " + cfg.ms_column + ")";
+    // A safety net: the input was checked, so a non-finite pixel is a fault of the run.
+    for (const auto& z : image)
+      if (!std::isfinite(z.re))
+        throw RunFailure("imager: the image of " + where +
+                         " came out non-finite although its input is finite; please report");
     // Several inputs: one weighted average (OSKAR's default), or, with
     // scale_norm_with_num_input_files, their sum (inputs holding different parts of the sky).
     if (cfg.scale_norm_with_num_input_files) wimg /= static_cast<double>(cfg.input_ms.size());
@@ -276,10 +341,39 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
   if (below_horizon > 0)
     log_warning(log, "imager: station beams pointing below the horizon (A = 0) in " +
                          std::to_string(below_horizon) + " station x A-term evaluations");
+  interrupt::throw_if_requested();
+
+  // All-zero (or, with A-terms, all-blank) planes: a loud warning with the reason; an error
+  // with --strict, before anything is written.
+  const auto names = product_names(cfg.image_type);
+  // (Every product: a zero Stokes V of an unpolarised sky is no fault.)
+  for (int ci = 0; ci < nchan_img; ++ci) {
+    std::string why = empty_reason[ci];
+    bool zero = true, blank = true;
+    for (int q = 0; q < npol; ++q) {
+      const double* p = &pixels[(std::size_t(q) * nchan_img + ci) * plane];
+      zero = zero && std::all_of(p, p + plane, [](double x) { return x == 0.0; });
+      blank = blank && std::none_of(p, p + plane, [](double x) { return std::isfinite(x); });
+    }
+    if (why.empty() && zero) why = "every pixel is exactly zero";
+    if (why.empty() && blank)
+      why = std::string("every pixel is blank: the average station beam is below its minimum ") +
+            "fraction everywhere" + (below_horizon > 0 ? " (station beams below the horizon)" : "");
+    if (why.empty()) continue;
+    const std::string msg = "imager: ALL-ZERO IMAGE" +
+                            (cfg.channel_snapshots ? " PLANE " + std::to_string(ci) : "") +
+                            " written to " + cfg.root_path + "_*.fits: " + why;
+    if (cfg.strict) throw Error(msg + " (an error with --strict)");
+    log_warning(log, msg);
+    res.empty_images.push_back(
+        cfg.root_path + (cfg.channel_snapshots ? " plane " + std::to_string(ci) : std::string()));
+  }
 
   timer.start();
-  const auto names = product_names(cfg.image_type);
+  stage.set("writing the FITS images", double(nchan_img) * plane * 8);
+  std::vector<std::unique_ptr<io::FitsImageWriter>> writers;
   for (int q = 0; q < npol; ++q) {
+    interrupt::throw_if_requested();
     ImageCube cube;
     cube.size = cfg.size;
     cube.cell_rad = cfg.cell_rad;
@@ -305,8 +399,22 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
     cube.pixels.assign(pixels.begin() + std::size_t(q) * nchan_img * plane,
                        pixels.begin() + std::size_t(q + 1) * nchan_img * plane);
     const std::string path = cfg.root_path + "_" + names[q] + ".fits";
-    write_image_cube(path, cube);
+    try {
+      writers.push_back(write_image_cube_unfinished(path, cube));
+    } catch (const interrupt::Cancelled&) {
+      throw;
+    } catch (const Error& e) {
+      throw RunFailure(e.message(), e.context());
+    }
     res.files.push_back(path);
+  }
+  // Every product complete: only now do they replace earlier images (all or none, unless the
+  // file system fails between two renames).
+  interrupt::throw_if_requested();
+  try {
+    for (auto& w : writers) w->finish();
+  } catch (const Error& e) {
+    throw RunFailure(e.message(), e.context());
   }
   res.seconds_write = timer.seconds();
   report_progress(progress, 1.0, "write");
@@ -316,17 +424,33 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
 // Prediction: degrid (or DFT) a Stokes I model into model_column of every input MS
 // (XX = YY = I, XY = YX = 0; rows and channels outside the selection get 0).
 template <typename T>
-ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
+ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
+                         Stage& stage) {
   ImagerResult res;
   Timer timer;
   timer.start();
   ImagerConfig rc = cfg;
   rc.image_type = ImageType::Psf;  // no data column needed, one value per visibility
   InputSummary in;
+  stage.set("reading the visibilities of " + std::to_string(cfg.input_ms.size()) + " input(s)");
   VisBuffer<T> vis = read_visibilities<T>(rc, in, log);
-  std::fill(vis.weight.begin(), vis.weight.end(), 1.0f);  // flags do not matter for a model
+  // Flags do not matter for a model, but a row whose UVW is NaN/Inf has no model (0).
+  for (std::size_t r = 0; r < vis.num_rows; ++r)
+    std::fill_n(vis.weight.begin() + r * vis.num_channels, vis.num_channels,
+                in.bad_uvw_rows[r] ? 0.0f : 1.0f);
   res.num_visibilities = in.visibilities;
+  res.num_non_finite = in.non_finite.uvw_rows;
+  if (in.non_finite.uvw_rows + in.non_finite.time_rows > 0) {
+    NonFiniteCount rows = in.non_finite;
+    rows.visibilities = 0;  // values and weights are not used by prediction
+    const std::string msg =
+        "imager: " + describe(rows) + " get no model (" + cfg.model_column + " = 0 there)";
+    if (cfg.strict) throw Error(msg + " (an error with --strict)");
+    log_warning(log, msg);
+  }
+  stage.set("reading the model image and allocating the grid");
   const std::vector<double> pixels = read_model_image(cfg.model_image, cfg.size, cfg.cell_rad);
+  check_model_pixels(cfg.model_image, pixels, cfg.size);
   std::vector<Complex<double>> model(pixels.size());
   for (std::size_t i = 0; i < pixels.size(); ++i) model[i] = {pixels[i], 0.0};
   res.seconds_read = timer.seconds();
@@ -375,8 +499,12 @@ ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progre
   }
   res.seconds_grid = timer.seconds();
   report_progress(progress, 0.8, "predict");
+  interrupt::throw_if_requested();
   timer.start();
+  stage.set("writing " + cfg.model_column);
   for (std::size_t f = 0; f < cfg.input_ms.size(); ++f) {
+    // The column of an input is updated in place: a signal waits for its end (interrupt.h).
+    interrupt::CriticalSection in_place;
     const std::vector<int> corr = io::MsReader(cfg.input_ms[f]).corr_types();
     io::MsColumnWriter w(cfg.input_ms[f], cfg.model_column);
     const int npol = w.num_pols(), nchan = w.num_channels();
@@ -403,28 +531,38 @@ ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progre
 }  // namespace
 
 ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
-  if (cfg.size <= 0 || cfg.size % 2)
-    throw Error("imager: the image size must be even and positive (got " +
-                std::to_string(cfg.size) + ")");
-  if (!(cfg.cell_rad > 0) || cfg.cell_rad * cfg.size / 2 >= 1.0)
-    throw Error("imager: the image must lie inside the sky hemisphere (size x cell < 2)");
-  if (cfg.root_path.empty()) throw Error("imager: no output root path");
+  validate(cfg);
+  if (cfg.root_path.empty() && cfg.model_image.empty())
+    throw Error::in_setting("image/root_path", "", "expected the path of the output images");
   if (cfg.rephase && !cfg.model_image.empty())
     throw Error(
         "imager: prediction (image/model_image) needs image/direction = Observation "
         "direction");
+  // The outputs may be written (never over an input, never over something else), before
+  // any work; then what the run needs against what is free (--force overrides).
+  check_outputs(output_targets(cfg), run_inputs(cfg));
   const std::size_t need = estimated_grid_bytes(cfg), have = physical_memory_bytes();
-  if (have > 0 && need > have * 0.8)
+  if (!cfg.force && have > 0 && need > have * 0.8)
     throw Error("imager: an image of " + std::to_string(cfg.size) + " x " +
                 std::to_string(cfg.size) + " pixels needs " + gib(double(need)) +
                 " for its grids, more than this machine's memory allows (" + gib(double(have)) +
-                " physical); use a smaller image/size or image/double_precision = false");
+                " physical); use a smaller image/size or image/double_precision = false" +
+                " (or --force)");
+  check_run_size(estimate_run(cfg), cfg.force, log);
   if (cfg.algorithm != Algorithm::Idg && cfg.image_type == ImageType::Linear)
     log_info(log, "imager: DFT of four products: slow for large images");
-  return dispatch_precision(cfg.precision, [&]<typename T>() {
-    return cfg.model_image.empty() ? run_typed<T>(cfg, progress, log)
-                                   : run_predict<T>(cfg, progress, log);
-  });
+  Stage stage;
+  try {
+    return dispatch_precision(cfg.precision, [&]<typename T>() {
+      return cfg.model_image.empty() ? run_typed<T>(cfg, progress, log, stage)
+                                     : run_predict<T>(cfg, progress, log, stage);
+    });
+  } catch (const std::bad_alloc&) {
+    throw RunFailure("imager: out of memory while " + stage.what +
+                     (stage.bytes > 0 ? " (about " + format_bytes(stage.bytes) + ")" : "") +
+                     ": use a smaller image/size, fewer channels (image/freq_min_hz, "
+                     "image/freq_max_hz) or inputs, or image/double_precision = false");
+  }
 }
 
 }  // namespace fringe::imager

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fringe/core/error.h"
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
 #include "fringe/imager/imager_config.h"
@@ -18,8 +19,10 @@ struct ImagerResult {
   std::vector<std::string> files;    // FITS images written
   std::size_t num_visibilities = 0;  // selected (rows x channels)
   std::size_t num_gridded = 0;
-  std::size_t num_flagged = 0;  // flagged or zero weight
-  std::size_t num_outside = 0;  // outside the uv range or the grid
+  std::size_t num_flagged = 0;     // flagged or zero weight
+  std::size_t num_outside = 0;     // outside the uv range or the grid
+  std::size_t num_non_finite = 0;  // dropped: NaN/Inf value or weight (+ their UVW/TIME rows)
+  std::vector<std::string> empty_images;  // files with an all-zero plane (warned about)
   std::size_t num_subgrids = 0;
   int num_w_layers = 0;
   int grid_size = 0;
@@ -28,8 +31,22 @@ struct ImagerResult {
   double seconds_read = 0, seconds_grid = 0, seconds_write = 0;
 };
 
-// Throws fringe::Error for bad input (missing Measurement Set or column, empty selection, an
-// image too large for memory, unsupported options).
+// A failure of the run itself, not of its input (memory exhausted while allocating, a FITS
+// file that cannot be written, an image that came out non-finite): apps exit 1, not 2.
+class RunFailure : public Error {
+ public:
+  using Error::Error;
+};
+
+// Before any work: validates the config (run_checks.h: ranges named by settings key), checks
+// the FITS outputs (fringe::check_outputs, the inputs may never be written) and the run size
+// (fringe::check_run_size; config.force overrides). Throws fringe::Error for bad input
+// (missing Measurement Set or column, empty selection, an image too large for memory,
+// unsupported options, an output path that holds something else), RunFailure (above) and
+// interrupt::Cancelled (SIGINT/SIGTERM, polled per file, channel and w layer). Non-finite
+// visibilities are dropped and counted (a warning; an error with config.strict), and so is an
+// all-zero image plane. The images are written under temporary names and renamed into place
+// only when all of them are complete.
 ImagerResult run(const ImagerConfig& config, const ProgressCallback& progress = {},
                  Logger* log = nullptr);
 

@@ -93,6 +93,12 @@ struct ImagerConfig {
   // config's size and cell) is degridded into `model_column` of every input MS.
   std::string model_image;
   std::string model_column = "MODEL_DATA";
+
+  // The command line's --force and --strict (fringe::settings::RunOptions): force runs although
+  // the run-size estimate exceeds the free memory or disk; strict makes the warnings about
+  // non-finite input and all-zero images errors (docs/reliability/imager.md).
+  bool force = false;
+  bool strict = false;
 };
 
 const char* to_string(ImageType t);

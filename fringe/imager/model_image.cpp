@@ -50,4 +50,14 @@ std::vector<double> read_model_image(const std::string& path, int size, double c
   return pixels;
 }
 
+void check_model_pixels(const std::string& path, const std::vector<double>& pixels, int size) {
+  for (std::size_t i = 0; i < pixels.size(); ++i)
+    if (!std::isfinite(pixels[i]))
+      throw Error::in_file(path, 0,
+                           "model image pixel (" + std::to_string(i % size + 1) + ", " +
+                               std::to_string(i / size + 1) + ") is " +
+                               (std::isnan(pixels[i]) ? "NaN" : "infinite") +
+                               ": expected finite Jy/pixel values (0 for no emission)");
+}
+
 }  // namespace fringe::imager

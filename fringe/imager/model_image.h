@@ -11,4 +11,9 @@ namespace fringe::imager {
 
 std::vector<double> read_model_image(const std::string& path, int size, double cell_rad);
 
+// Prediction's check of a model read from path: a NaN or Inf pixel would spread over every
+// predicted visibility, so the first one is an error naming the file and the pixel (FITS
+// pixel numbers: 1-based x, y). (A dirty image's NaN blanks, read back, are legitimate.)
+void check_model_pixels(const std::string& path, const std::vector<double>& pixels, int size);
+
 }  // namespace fringe::imager

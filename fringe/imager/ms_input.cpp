@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
 #include "fringe/imager/geometry.h"
 #include "fringe/imager/rephase.h"
 #include "fringe/io/ms/ms_reader.h"
@@ -76,6 +77,7 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
   std::vector<double> freqs;
   const int nprod = num_product_pols(cfg.image_type);
   for (std::size_t f = 0; f < cfg.input_ms.size(); ++f) {
+    interrupt::throw_if_requested();
     const std::string& path = cfg.input_ms[f];
     if (!std::filesystem::exists(path))
       throw Error::in_file(path, 0, "the Measurement Set does not exist");
@@ -129,6 +131,10 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
     fd.weight = ms.read_weight();
     for (std::size_t r = 0; r < time.size(); ++r) {
       if (a1[r] == a2[r]) continue;
+      if (!std::isfinite(time[r])) {  // would break the (baseline, time) sort and the plan
+        ++sum.non_finite.time_rows;
+        continue;
+      }
       if (cfg.time_min_s > 0 && time[r] < cfg.time_min_s) continue;
       if (cfg.time_max_s > 0 && time[r] > cfg.time_max_s) continue;
       rows.push_back({static_cast<int>(f), a1[r], a2[r], time[r], r});
@@ -173,7 +179,10 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
       }
       const double s = freqs[c] / kSpeedOfLight;
       const double uvlen = std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s;
-      if (flagged || !(wt > 0)) {
+      if (!flagged && !std::isfinite(static_cast<float>(wt))) {  // NaN/Inf, or beyond float
+        wt = 0;
+        ++sum.non_finite.visibilities;
+      } else if (flagged || !(wt > 0)) {
         wt = 0;
         ++sum.flagged;
       } else if (uvlen < cfg.uv_min_lambda || uvlen > cfg.uv_max_lambda) {
@@ -181,10 +190,6 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
         ++sum.uv_filtered;
       }
       v.weight[i * nchan + c] = static_cast<float>(wt);
-      if (wt > 0) {
-        sum.max_abs_w_lambda = std::max(sum.max_abs_w_lambda, std::abs(v.uvw_m[i][2]) * s);
-        sum.max_uv_lambda = std::max(sum.max_uv_lambda, uvlen);
-      }
       auto d = [&](int q) {
         const Complex<float> x = fd.data[base + fd.corr_slot[q]];
         return Complex<double>{x.re, x.im};
@@ -236,6 +241,10 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
       }
     }
   }
+  // NaN/Inf values and UVWs (the converted products: a finite double beyond float range
+  // counts too) are dropped before anything sums over them.
+  drop_non_finite(v, sum.non_finite, &sum.bad_uvw_rows);
+  const std::string dropped = describe(sum.non_finite);
   const std::size_t usable =
       std::count_if(v.weight.begin(), v.weight.end(), [](float w) { return w > 0; });
   if (usable == 0) {
@@ -244,29 +253,31 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
                        std::to_string(sum.rows_used) +
                        " cross-correlation rows in the time range, " + std::to_string(nchan) +
                        " channels in the frequency range, " + std::to_string(sum.flagged) +
-                       " flagged, " + std::to_string(sum.uv_filtered) + " outside the uv range";
+                       " flagged, " + std::to_string(sum.uv_filtered) + " outside the uv range" +
+                       (dropped.empty() ? "" : ", " + dropped + " dropped");
     throw Error(what);
   }
   if (cfg.rephase) {
     rephase(v, sum.phase_centre_rad, {cfg.centre_ra_rad, cfg.centre_dec_rad},
             cfg.image_type == ImageType::Psf);
     sum.phase_centre_rad = {cfg.centre_ra_rad, cfg.centre_dec_rad};
-    sum.max_abs_w_lambda = 0;
-    sum.max_uv_lambda = 0;
-    for (std::size_t i = 0; i < v.num_rows; ++i)
-      for (int c = 0; c < nchan; ++c)
-        if (v.weight[i * nchan + c] > 0) {
-          const double s = freqs[c] / kSpeedOfLight;
-          sum.max_abs_w_lambda = std::max(sum.max_abs_w_lambda, std::abs(v.uvw_m[i][2]) * s);
-          sum.max_uv_lambda =
-              std::max(sum.max_uv_lambda, std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s);
-        }
   }
+  sum.max_abs_w_lambda = 0;
+  sum.max_uv_lambda = 0;
+  for (std::size_t i = 0; i < v.num_rows; ++i)
+    for (int c = 0; c < nchan; ++c)
+      if (v.weight[i * nchan + c] > 0) {
+        const double s = freqs[c] / kSpeedOfLight;
+        sum.max_abs_w_lambda = std::max(sum.max_abs_w_lambda, std::abs(v.uvw_m[i][2]) * s);
+        sum.max_uv_lambda =
+            std::max(sum.max_uv_lambda, std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s);
+      }
   log_info(log, "Read " + std::to_string(sum.rows_read) + " rows from " +
                     std::to_string(cfg.input_ms.size()) + " Measurement Set(s); using " +
                     std::to_string(usable) + " of " + std::to_string(sum.visibilities) +
                     " visibilities (" + std::to_string(sum.flagged) + " flagged, " +
-                    std::to_string(sum.uv_filtered) + " outside the uv range)");
+                    std::to_string(sum.uv_filtered) + " outside the uv range" +
+                    (dropped.empty() ? "" : ", " + dropped + " dropped") + ")");
   return v;
 }
 

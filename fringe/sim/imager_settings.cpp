@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "fringe/core/error.h"
+#include "fringe/imager/run_checks.h"
 #include "fringe/sim/settings_to_config.h"
 #include "fringe/sim/simulation_config.h"
 #include "fringe/telescope/element_errors.h"
@@ -106,9 +107,9 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
                               "expected a field of view between 0 and 180 degrees");
     c.cell_rad = std::asin(x);  // OSKAR's cell: asin(2 sin(fov / 2) / size)
   }
-  if (!(c.cell_rad > 0))
+  if (!(c.cell_rad > 0) || !std::isfinite(c.cell_rad))
     throw Error::in_setting("image/cellsize_arcsec", s.get("image/cellsize_arcsec"),
-                            "expected a positive pixel size");
+                            "expected a positive, finite pixel size");
   c.image_type = image_type(s.get_option("image/image_type"));
   c.channel_snapshots = s.get_bool("image/channel_snapshots");
   c.freq_min_hz = s.get_double("image/freq_min_hz");
@@ -117,6 +118,10 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
   c.time_max_s = s.get_double("image/time_max_utc") * 86400.0;
   c.uv_min_lambda = s.get_double("image/uv_filter_min");
   c.uv_max_lambda = s.get_double("image/uv_filter_max");
+  for (const char* key : {"image/freq_min_hz", "image/freq_max_hz", "image/time_min_utc",
+                          "image/time_max_utc", "image/uv_filter_min", "image/uv_filter_max"})
+    if (std::isnan(s.get_double(key)))
+      throw Error::in_setting(key, s.get(key), "expected a number, not NaN");
 
   const std::string alg = s.get_option("image/algorithm");
   if (alg == "IDG")
@@ -142,9 +147,12 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     c.idg.aterm_interval_s = s.get_double("image/idg/aterm_interval_sec");
     c.idg.channel_group_size = positive_or_auto(s, "image/idg/channel_group_size");
     c.idg.aterms = aterm_config(s);
-    if (c.idg.subgrid_size % 2)
+    if (c.idg.subgrid_size <= 0 || c.idg.subgrid_size % 2)
       throw Error::in_setting("image/idg/subgrid_size", s.get("image/idg/subgrid_size"),
-                              "expected an even number of pixels");
+                              "expected an even, positive number of pixels");
+    if (!(c.idg.padding >= 1.0) || !std::isfinite(c.idg.padding))
+      throw Error::in_setting("image/idg/padding", s.get("image/idg/padding"),
+                              "expected a finite number >= 1");
     if (c.idg.kernel_size >= c.idg.subgrid_size)
       throw Error::in_setting("image/idg/kernel_size", s.get("image/idg/kernel_size"),
                               "expected less than image/idg/subgrid_size");
@@ -168,9 +176,19 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
   c.model_image = s.get_path("image/model_image");
   if (s.get_option("image/direction") != "Observation direction") {
     c.rephase = true;
-    c.centre_ra_rad = s.get_double("image/direction/ra_deg") * kDeg;
-    c.centre_dec_rad = s.get_double("image/direction/dec_deg") * kDeg;
+    const double ra = s.get_double("image/direction/ra_deg");
+    const double dec = s.get_double("image/direction/dec_deg");
+    if (!std::isfinite(ra))
+      throw Error::in_setting("image/direction/ra_deg", s.get("image/direction/ra_deg"),
+                              "expected a finite right ascension in degrees");
+    if (!(std::abs(dec) <= 90.0))
+      throw Error::in_setting("image/direction/dec_deg", s.get("image/direction/dec_deg"),
+                              "expected a declination in [-90, 90] degrees");
+    c.centre_ra_rad = ra * kDeg;
+    c.centre_dec_rad = dec * kDeg;
   }
+  // The rest of the ranges (the grid holds a subgrid, padding >= 1, ...), named by key.
+  imager::validate(c);
   return c;
 }
 
