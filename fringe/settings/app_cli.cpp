@@ -169,7 +169,12 @@ int do_set(const Args& a, const AppInfo& app, Settings& s, std::ostream& err) {
     doc.remove(s.schema(), canonical);
   else
     doc.set(s.schema(), canonical, s.get(canonical));
-  doc.write(path);
+  try {
+    doc.write(path);
+  } catch (const Error& e) {  // the input was fine: a failed write is a failed run
+    err << "error: " << e.what() << "\n";
+    return kRunFailed;
+  }
   return kOk;
 }
 

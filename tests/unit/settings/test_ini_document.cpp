@@ -221,6 +221,13 @@ TEST(IniDocument, SetCommandChangesExactlyOneLine) {
   EXPECT_EQ(strict.code, 2);
   EXPECT_NE(strict.err.find("error: " + ini + ":9:"), std::string::npos) << strict.err;
   EXPECT_EQ(read_bytes(ini), expected);
+  // A file that cannot be written (its folder is missing): the run failed (1), named.
+  const std::string nowhere = (dir / "no_such_folder" / "s.ini").string();
+  Result w = run_cli({"--set", nowhere, "observation/length", "30"});
+  EXPECT_EQ(w.code, 1);
+  EXPECT_NE(w.err.find("error: cannot write settings file '" + nowhere), std::string::npos)
+      << w.err;
+  EXPECT_FALSE(fs::exists(dir / "no_such_folder"));
   // A run: the line without '=' is a warning, an error with --strict.
   Result strict_run = run_cli({"--strict", ini});
   EXPECT_EQ(strict_run.code, 2);
