@@ -1,17 +1,17 @@
 #include "fringe/io/fits/fits_image_writer.h"
 
 #include <fitsio.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <random>
 #include <system_error>
 #include <utility>
 
 #include "fringe/core/error.h"
+#include "fringe/core/output_guard.h"
+#include "fringe/io/writer_guard.h"
 
 namespace fringe::io {
 namespace {
@@ -83,19 +83,25 @@ void write_axis(fitsfile* f, int n, const FitsAxis& a, int& status) {
 }  // namespace
 
 std::string fits_temporary_path(const std::string& final_path) {
-  std::random_device rd;
-  char suffix[64];
-  std::snprintf(suffix, sizeof suffix, ".tmp-%ld-%08x", static_cast<long>(::getpid()),
-                static_cast<unsigned>(rd()));
-  return final_path + suffix;
+  return temporary_path_for(final_path);
+}
+
+OutputTarget fits_target(const std::string& key, const std::string& path) {
+  OutputTarget t;
+  t.key = key;
+  t.path = path;
+  t.kind = OutputKind::Fits;
+  return t;
 }
 
 struct FitsImageWriter::Impl {
   std::string path;
   std::string temp_path;
+  std::unique_ptr<TemporaryOutput> temp;  // removed unless committed (also on a signal)
   std::size_t num_pixels = 1;
   bool keep_open = true;
   bool finished = false;
+  bool failed = false;  // the temporary was given up after an error
   fitsfile* fptr = nullptr;
 
   // Closes the handle; returns the CFITSIO status (0 when nothing was open).
@@ -115,20 +121,26 @@ struct FitsImageWriter::Impl {
     }
   }
 
+  // Closes the handle (CFITSIO may try to write its buffers and fail: ignored) and removes
+  // the temporary file; the final path is never touched. Never throws.
   void discard() noexcept {
+    failed = true;
     if (fptr) {
       int status = 0;
       fits_close_file(fptr, &status);
       fits_clear_errmsg();
       fptr = nullptr;
     }
-    std::error_code ec;
-    fs::remove(temp_path, ec);
+    try {
+      if (temp) temp->discard();
+    } catch (...) {
+    }
   }
 
   template <typename T>
   void write(std::size_t offset, std::span<const T> values, int datatype) {
     if (finished) throw Error::in_file(path, 0, "cannot write to a FITS image after finish()");
+    if (failed) throw Error::in_file(path, 0, "cannot write to a FITS image after an error");
     if (offset > num_pixels || values.size() > num_pixels - offset) {
       throw Error::in_file(path, 0,
                            "FITS write of " + std::to_string(values.size()) + " pixels at offset " +
@@ -141,10 +153,20 @@ struct FitsImageWriter::Impl {
     // CFITSIO takes a non-const pointer but does not modify the values.
     fits_write_img(fptr, datatype, static_cast<LONGLONG>(offset) + 1,
                    static_cast<LONGLONG>(values.size()), const_cast<T*>(values.data()), &status);
-    if (status) fail(path, "cannot write pixels to '" + temp_path + "'", status);
+    if (status) {
+      const std::string message = cfitsio_message(status);
+      discard();
+      throw Error::in_file(
+          path, 0, "cannot write pixels to '" + temp_path + "' (removed): CFITSIO: " + message);
+    }
     if (!keep_open) {
       status = close();
-      if (status) fail(path, "cannot close '" + temp_path + "'", status);
+      if (status) {
+        const std::string message = cfitsio_message(status);
+        discard();
+        throw Error::in_file(path, 0,
+                             "cannot close '" + temp_path + "' (removed): CFITSIO: " + message);
+      }
     }
   }
 };
@@ -155,7 +177,10 @@ FitsImageWriter::FitsImageWriter(std::string path, const FitsImageHeader& header
   m.path = std::move(path);
   m.keep_open = keep_open;
   check_header(m.path, header);
-  m.temp_path = fits_temporary_path(m.path);
+  // Only nothing or an earlier FITS file may be at the final path (output_guard.h).
+  check_writer_target(fits_target("", m.path));
+  m.temp = std::make_unique<TemporaryOutput>(fits_target("", m.path));
+  m.temp_path = m.temp->path();
   long naxes[kMaxAxes] = {1, 1, 1, 1};
   for (std::size_t i = 0; i < header.axes.size(); ++i) {
     naxes[i] = header.axes[i].length;
@@ -211,20 +236,15 @@ void FitsImageWriter::write(std::size_t offset, std::span<const double> values) 
 void FitsImageWriter::finish() {
   Impl& m = *impl_;
   if (m.finished) return;
+  if (m.failed) throw Error::in_file(m.path, 0, "finish() after an earlier write error");
   const int status = m.close();  // CFITSIO fills unwritten pixels with 0 when it closes
   if (status) {
     const std::string message = cfitsio_message(status);
     m.discard();
     throw Error::in_file(m.path, 0, "cannot close '" + m.temp_path + "': CFITSIO: " + message);
   }
-  std::error_code ec;
-  fs::rename(m.temp_path, m.path, ec);
-  if (ec) {
-    m.discard();
-    throw Error::in_file(
-        m.path, 0,
-        "cannot rename the finished FITS file from '" + m.temp_path + "': " + ec.message());
-  }
+  // Replaces an earlier FITS file only now, after checking again what is there.
+  commit_writer_output(*m.temp);
   m.finished = true;
 }
 

@@ -4,13 +4,18 @@
 // extra keywords and HISTORY cards. Pixels are addressed by a 0-based linear offset with
 // axis 1 fastest (FITS order), so a caller can stream planes or pieces of planes in any order.
 //
-// The file is written under a temporary name beside the final one ("<path>.tmp-<pid>-<hex>")
-// and renamed over the final path by finish() (DESIGN.md section 7): a run that fails leaves
-// no file that looks complete; the destructor of an unfinished writer deletes the temporary
-// file. Pixels never written read back as 0. NaN values are written as IEEE NaN (the FITS
-// convention for blank pixels of floating-point images). CFITSIO's extended file-name syntax
-// is not used (fits_create_diskfile), so names may contain '[' or '!'.
-// Errors are fringe::Error naming the final file, what failed and CFITSIO's message.
+// Output safety (fringe/core/output_guard.h): the constructor refuses a final path that
+// holds anything but an earlier FITS file (a folder, a text file, ...). The file is written
+// under a temporary name beside the final one ("<path>.tmp-<pid>-<hex>", registered with
+// fringe::interrupt so SIGINT/SIGTERM remove it) and committed over the final path by
+// finish(): nothing is created under the final name before, a run that fails leaves no file
+// that looks complete, and an earlier file there stays until the new one is complete. A
+// failed write or close (disk full, file-size limit) removes the temporary at once and
+// throws; the destructor of an unfinished writer removes the temporary file. Pixels never written
+// read back as 0. NaN values are written as IEEE NaN (the FITS convention for blank pixels of
+// floating-point images). CFITSIO's extended file-name syntax is not used (fits_create_diskfile),
+// so names may contain '[' or '!'. Errors are fringe::Error naming the final file, what failed and
+// CFITSIO's message.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +24,8 @@
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "fringe/core/output_guard.h"
 
 namespace fringe::io {
 
@@ -67,7 +74,7 @@ class FitsImageWriter {
   void write(std::size_t offset, std::span<const float> values);
   void write(std::size_t offset, std::span<const double> values);
 
-  // Closes the file and renames it over path() (replacing an existing file).
+  // Closes the file and commits it to path() (replacing an earlier FITS file only).
   void finish();
   bool finished() const;
 
@@ -82,7 +89,11 @@ void write_fits_image(const std::string& path, const FitsImageHeader& header,
 void write_fits_image(const std::string& path, const FitsImageHeader& header,
                       std::span<const double> values);
 
-// The temporary name used for `final_path`: "<final_path>.tmp-<pid>-<8 hex digits>".
+// A temporary name for `final_path`: "<final_path>.tmp-<pid>-<8 hex digits>"
+// (fringe::temporary_path_for).
 std::string fits_temporary_path(const std::string& final_path);
+
+// The output-guard target of a FITS file named by settings key `key` (for check_outputs).
+OutputTarget fits_target(const std::string& key, const std::string& path);
 
 }  // namespace fringe::io
