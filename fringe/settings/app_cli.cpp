@@ -169,6 +169,7 @@ int do_set(const Args& a, const AppInfo& app, Settings& s, std::ostream& err) {
     doc.remove(s.schema(), canonical);
   else
     doc.set(s.schema(), canonical, s.get(canonical));
+  interrupt::install();  // SIGINT/SIGTERM while writing: the temporary is removed
   try {
     doc.write(path);
   } catch (const Error& e) {  // the input was fine: a failed write is a failed run
