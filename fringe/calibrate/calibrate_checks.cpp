@@ -1,11 +1,21 @@
 // Checks before a calibration touches anything (calibrate_checks.h).
 #include "fringe/calibrate/calibrate_checks.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 
 #include "fringe/core/error.h"
+#include "fringe/core/resources.h"
 #include "fringe/io/ms/gain_table.h"
 #include "fringe/io/ms/ms_reader.h"
 
@@ -18,6 +28,22 @@ namespace {
 const char* const kGainsKey = "calibrate/output_gains";
 
 bool writable(const fs::path& p) { return ::access(p.c_str(), W_OK) == 0; }
+
+// Creates and removes an empty file of a fresh temporary name in the gain table's folder:
+// unlike access(), this also fails where root cannot write (/proc, a read-only mount), so a
+// gain table that could not be written is found before the MS is changed.
+void probe_gains_folder(const std::string& gains_path) {
+  const std::string probe = temporary_path_for(gains_path);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    throw Error::in_setting(kGainsKey, gains_path,
+                            "cannot create a file in the gain table's folder (" +
+                                std::string(std::strerror(err)) + "): choose a writable folder");
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
 
 }  // namespace
 
@@ -83,7 +109,8 @@ void check_settings_against_ms(const CalibrateMsConfig& c, const io::MsReader& m
   }
 }
 
-void check_ms_writable(const CalibrateMsConfig& c) {
+void check_writable(const CalibrateMsConfig& c) {
+  probe_gains_folder(gains_path_of(c));
   if (!c.write_corrected) return;
   const fs::path ms(c.ms_path);
   for (const fs::path& p : {ms, ms / "table.dat"}) {
@@ -97,6 +124,31 @@ void check_ms_writable(const CalibrateMsConfig& c) {
   }
 }
 
+void check_room_for_new_column(const std::string& ms_path, std::size_t rows, int nchan, int npol) {
+  // The tiling of MsColumnWriter's new columns (detail::add_visibility_column): tiles of
+  // min(65536, max(1, 2^20 / row_bytes)) rows.
+  const double row_bytes = double(nchan) * npol * 8;
+  const double tile_rows = std::max(1.0, std::min(65536.0, std::floor(1048576.0 / row_bytes)));
+  const double need = std::max(1.0, std::ceil(double(rows) / tile_rows)) * tile_rows * row_bytes;
+  std::string limit;
+  const std::int64_t free_bytes = free_disk_bytes(ms_path);
+  if (free_bytes >= 0 && need > double(free_bytes)) {
+    limit = format_bytes(double(free_bytes)) + " free on its disk";
+  }
+  struct rlimit fsize {};
+  if (limit.empty() && ::getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY &&
+      need > double(fsize.rlim_cur)) {
+    limit = "a file-size limit of " + format_bytes(double(fsize.rlim_cur)) + " (ulimit -f)";
+  }
+  if (!limit.empty()) {
+    throw Error::in_file(ms_path, 0,
+                         "no room for the CORRECTED_DATA column: it needs about " +
+                             format_bytes(need) + " but there is " + limit +
+                             "; the Measurement Set was not changed (free some space, or set "
+                             "calibrate/write_corrected=false)");
+  }
+}
+
 void check_calibration(const CalibrateMsConfig& c, const std::vector<std::string>& extra_inputs) {
   std::vector<std::string> inputs = calibration_inputs(c);
   inputs.insert(inputs.end(), extra_inputs.begin(), extra_inputs.end());
@@ -105,7 +157,7 @@ void check_calibration(const CalibrateMsConfig& c, const std::vector<std::string
     const io::MsReader ms(c.ms_path, io::MsReader::Access::Shared);
     check_settings_against_ms(c, ms);
   }
-  check_ms_writable(c);
+  check_writable(c);
 }
 
 }  // namespace fringe::calibrate

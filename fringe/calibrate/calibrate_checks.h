@@ -36,13 +36,24 @@ std::vector<std::string> calibration_inputs(const CalibrateMsConfig& config);
 // calibrate/min_baselines in 0..N-1 (a station has at most N-1 baselines; N stations).
 void check_settings_against_ms(const CalibrateMsConfig& config, const io::MsReader& ms);
 
-// With config.write_corrected: the MS folder and its table.dat are writable (CORRECTED_DATA
-// is added and FLAG updated in place); fringe::Error naming calibrate/input_ms otherwise.
-void check_ms_writable(const CalibrateMsConfig& config);
+// A file can be created in the gain table's folder (an empty probe file of a temporary name,
+// removed at once: this also finds folders root cannot write to), else fringe::Error naming
+// calibrate/output_gains; with config.write_corrected, the MS folder and its table.dat are
+// writable (CORRECTED_DATA is added and FLAG updated in place), else fringe::Error naming
+// calibrate/input_ms.
+void check_writable(const CalibrateMsConfig& config);
+
+// Room on disk, and under the process's file-size limit (RLIMIT_FSIZE, `ulimit -f`), for a
+// new CORRECTED_DATA column of rows x nchan x npol complex floats in the MS at ms_path, stored
+// as MsColumnWriter adds it (fringe/io/ms/ms_column_writer.cpp: tiles of about 1 MiB of
+// whole rows, so the file is at least one tile). Else fringe::Error naming the MS, with the
+// bytes needed and free: a column that cannot be written completely is never added (a
+// write that fails half-way can leave the MS without the column's storage file).
+void check_room_for_new_column(const std::string& ms_path, std::size_t rows, int nchan, int npol);
 
 // Everything above, reading only the MS's metadata (opened read-only and closed again):
-// check_outputs(calibration_outputs, calibration_inputs + extra_inputs), check_ms_writable
-// and check_settings_against_ms. Nothing is written.
+// check_outputs(calibration_outputs, calibration_inputs + extra_inputs),
+// check_settings_against_ms and check_writable. Nothing is written.
 void check_calibration(const CalibrateMsConfig& config,
                        const std::vector<std::string>& extra_inputs = {});
 

@@ -211,7 +211,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
   // Before anything is opened for writing: the outputs against what is at their paths and the
   // inputs, and the MS's writability (calibrate_checks.h).
   check_outputs(calibration_outputs(c), calibration_inputs(c));
-  check_ms_writable(c);
+  check_writable(c);
   // The in-place update of the MS (CORRECTED_DATA added and written, FLAG) is one critical
   // section (fringe/core/interrupt.h): a signal never ends the process while the MS is open for
   // writing. The run stops at the next solution interval instead (throw_if_requested), and
@@ -271,6 +271,7 @@ CalibrateMsResult run(const CalibrateMsConfig& c, Logger* log) {
     if (c.write_corrected) {
       updating.emplace();
       interrupt::throw_if_requested();  // (before the first change to the MS)
+      if (!ms.has_column("CORRECTED_DATA")) check_room_for_new_column(path, nrows, nchan, npol);
       corrected.emplace(path, "CORRECTED_DATA");
     }
     if (log) {
