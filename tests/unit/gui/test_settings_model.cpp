@@ -194,6 +194,26 @@ class TestSettingsModel : public QObject {
     QVERIFY(at("noise/seed").data(SettingsModel::EnabledRole).toBool());
     // Loading does not rewrite the file.
     QVERIFY(read(path).contains("bogus=1"));
+    // An edit changes that key's line only: the unknown key and the backslash key stay.
+    const QString original = read(path);
+    QVERIFY(model_->setData(at("obs/start_frequency_hz", 1), "2e8"));
+    QString expected = original;
+    expected.replace("start_frequency_hz=1e8", "start_frequency_hz=2e8");
+    QCOMPARE(read(path), expected);
+    // The file's problems, with their lines, for the validation panel.
+    const auto problems = model_->file_problems();
+    QCOMPARE(problems.size(), size_t(1));
+    QCOMPARE(problems[0].key, std::string("obs/bogus"));
+    QCOMPARE(problems[0].line, 11L);
+    QVERIFY(problems[0].warning);
+    // Save As writes the same lines to the new file, which then takes the edits.
+    const QString copy = dir.filePath("copy.ini");
+    QVERIFY(model_->save_as(copy));
+    QCOMPARE(read(copy), expected);
+    QVERIFY(model_->reset(at("noise/details/channels")));
+    expected.replace("details\\channels=2\n", "");
+    QCOMPARE(read(copy), expected);
+    QVERIFY(read(path).contains("details\\channels=2"));
   }
 
   void clear_forgets_file() {
