@@ -12,6 +12,7 @@
 
 #include "fringe/astro/time.h"
 #include "fringe/core/error.h"
+#include "fringe/core/output_guard.h"
 #include "fringe/io/fits/fits_image_writer.h"
 
 namespace fringe::sim {
@@ -213,11 +214,23 @@ class FitsProductWriter : public ProductWriter {
   std::unique_ptr<io::FitsImageWriter> writer_;
 };
 
+// Output-guard errors are reported against the file (the writer does not know the key).
+template <typename F>
+void naming_the_file(const std::string& path, F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    throw Error::in_file(path, 0, e.message());
+  }
+}
+
 class TextProductWriter : public ProductWriter {
  public:
   TextProductWriter(const BeamProduct& p, const OutputContext& ctx)
       : path_(p.path),
-        temp_(io::fits_temporary_path(p.path)),
+        target_(checked_target(product_output_target("", p, ctx))),
+        temporary_(target_),
+        temp_(temporary_.path()),
         grid_(*ctx.grid),
         num_values_(std::size_t(p.num_values(full_pol(ctx)))),
         format_(ctx.config->precision == Precision::Single ? " %.9g" : " %.15g"),
@@ -230,11 +243,7 @@ class TextProductWriter : public ProductWriter {
   }
 
   ~TextProductWriter() override {
-    if (!finished_) {
-      out_.close();
-      std::error_code ec;
-      fs::remove(temp_, ec);
-    }
+    if (!finished_) out_.close();  // temporary_ then removes the file
   }
   TextProductWriter(const TextProductWriter&) = delete;
   TextProductWriter& operator=(const TextProductWriter&) = delete;
@@ -269,23 +278,34 @@ class TextProductWriter : public ProductWriter {
   void finish() override {
     if (finished_) return;
     if (out_.is_open()) out_.close();
-    if (out_.fail()) throw Error::in_file(path_, 0, "cannot close the text file '" + temp_ + "'");
-    std::error_code ec;
-    fs::rename(temp_, path_, ec);
-    if (ec) {
-      fs::remove(temp_, ec);
-      throw Error::in_file(
-          path_, 0, "cannot rename the finished text file from '" + temp_ + "': " + ec.message());
+    if (out_.fail()) {
+      temporary_.discard();
+      throw Error::in_file(path_, 0, "cannot close the text file '" + temp_ + "' (removed)");
     }
+    // Replaces an earlier output of the same product only now (output_guard.h).
+    naming_the_file(path_, [&] { temporary_.commit(); });
     finished_ = true;
   }
 
  private:
   void check(const char* action) {
-    if (!out_) throw Error::in_file(path_, 0, std::string("cannot ") + action + " '" + temp_ + "'");
+    if (!out_) {
+      out_.close();
+      temporary_.discard();
+      throw Error::in_file(path_, 0,
+                           std::string("cannot ") + action + " '" + temp_ + "' (removed)");
+    }
   }
 
-  std::string path_, temp_;
+  static OutputTarget checked_target(OutputTarget target) {
+    naming_the_file(target.path, [&] { check_output(target); });
+    return target;
+  }
+
+  std::string path_;
+  OutputTarget target_;
+  TemporaryOutput temporary_;  // removed unless committed (also on SIGINT/SIGTERM)
+  std::string temp_;
   const BeamGrid& grid_;
   std::size_t num_values_;
   const char* format_;
@@ -295,6 +315,24 @@ class TextProductWriter : public ProductWriter {
 };
 
 }  // namespace
+
+std::string text_product_signature(const OutputContext& context) {
+  return "# " + context.application + ": ";
+}
+
+OutputTarget product_output_target(const std::string& key, const BeamProduct& product,
+                                   const OutputContext& context) {
+  OutputTarget t;
+  t.key = key;
+  t.path = product.path;
+  if (product.format == ProductFormat::Fits) {
+    t.kind = OutputKind::Fits;
+  } else {
+    t.kind = OutputKind::Text;
+    t.text_signature = text_product_signature(context);
+  }
+  return t;
+}
 
 std::unique_ptr<ProductWriter> open_product_writer(const BeamProduct& product,
                                                    const OutputContext& context) {

@@ -1,5 +1,8 @@
 // Writers of sim_beam_pattern products (beam_pattern_products.h), each file written under a
-// temporary name and renamed when complete (DESIGN.md section 7).
+// temporary name (removed on failure, SIGINT and SIGTERM) and committed when complete
+// (fringe/core/output_guard.h): only an earlier output of the same kind may be replaced (a
+// FITS file; a text file whose first line starts with text_product_signature()); anything
+// else at a product's path is refused when its writer is opened.
 //
 // FITS (images only): one file per product, axes (FITS order, axis 1 fastest)
 //   1 RA---SIN or HOLN-SIN  (width)     WCS of beam_pattern_grid.h
@@ -34,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "fringe/core/output_guard.h"
 #include "fringe/sim/beam_pattern_config.h"
 #include "fringe/sim/beam_pattern_grid.h"
 #include "fringe/sim/beam_pattern_products.h"
@@ -57,6 +61,14 @@ class ProductWriter {
   virtual void write(int t, int c, std::size_t first, std::span<const double> values) = 0;
   virtual void finish() = 0;  // renames the complete file over its final name
 };
+
+// "# <application>: ", the start of the first line of every text product.
+std::string text_product_signature(const OutputContext& context);
+
+// The output-guard target of a product's file (for the app's check_outputs; key is the
+// settings key that names or derives the path).
+OutputTarget product_output_target(const std::string& key, const BeamProduct& product,
+                                   const OutputContext& context);
 
 // Opens the (temporary) file of a product; throws fringe::Error naming the file.
 std::unique_ptr<ProductWriter> open_product_writer(const BeamProduct& product,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fringe/core/error.h"
+#include "fringe/core/output_guard.h"
 
 namespace fringe::sky {
 
@@ -24,26 +25,31 @@ std::string num(double v) {
   return std::string(buf, r.ptr);
 }
 
-// Writes `content` to path via a temporary file and rename.
+// Writes `content` (which starts with kSkyTextSignature) to path through a temporary file
+// that is committed when complete (output_guard.h): only an earlier sky model written by
+// fringe may be replaced; the temporary is removed on failure and on SIGINT/SIGTERM.
 void write_atomically(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  const std::string tmp = path + ".tmp";
+  const OutputTarget target = sky_text_target("", path);
+  try {
+    check_output(target);
+  } catch (const Error& e) {
+    throw Error::in_file(path, 0, e.message());
+  }
+  TemporaryOutput temp(target);
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    std::ofstream out(temp.path(), std::ios::binary | std::ios::trunc);
     if (!out) throw Error::in_file(path, 0, "cannot open sky output file for writing");
     out << content;
     out.close();
     if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw Error::in_file(path, 0, "error while writing sky output file");
+      temp.discard();
+      throw Error::in_file(path, 0, "error while writing sky output file (disk full?)");
     }
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error::in_file(path, 0, "cannot rename temporary sky output file: " + ec.message());
+  try {
+    temp.commit();
+  } catch (const Error& e) {
+    throw Error::in_file(path, 0, e.message());
   }
 }
 
@@ -60,9 +66,19 @@ std::string vector_text(std::span<const double> v, double scale, bool quoted, st
 
 }  // namespace
 
+OutputTarget sky_text_target(const std::string& key, const std::string& path) {
+  OutputTarget t;
+  t.key = key;
+  t.path = path;
+  t.kind = OutputKind::Text;
+  t.text_signature = kSkyTextSignature;
+  return t;
+}
+
 void write_sky_fixed_columns(const SkyModel& sky, const std::string& path,
                              const Diagnostics& diagnostics) {
   std::ostringstream out;
+  out << kSkyTextSignature << " (fixed columns)\n";
   out << "# Number of sources: " << sky.size() << "\n";
   out << "# RA (deg), Dec (deg), I, Q, U, V (Jy), Ref. freq. (Hz), Spectral index, "
          "RM (rad/m^2), FWHM major (arcsec), FWHM minor (arcsec), Position angle (deg)\n";
@@ -181,6 +197,7 @@ void write_sky_named_columns(const SkyModel& sky, const std::string& path,
   }
 
   std::ostringstream out;
+  out << kSkyTextSignature << " (named columns)\n";
   std::string header;
   if (c.write_name) header += ska ? "component_id,source_id," : "Name,";
   if (c.write_type) header += "Type,";

@@ -1,6 +1,9 @@
 // Text output of a sky model (sky/output_text_file, oskar-compat.md 1.4), readable back by
-// sky_text_reader.h. Files are written to a temporary name beside the target and renamed at
-// the end, so a failed write never leaves a complete-looking file.
+// sky_text_reader.h. The first line is always kSkyTextSignature (a comment to every .osm
+// reader): only a file starting with it, an earlier output, may be replaced; anything else
+// at the path is refused (fringe/core/output_guard.h). Files are written to a temporary name
+// beside the target and committed at the end, so a failed write never leaves a
+// complete-looking file nor changes what was at the path.
 //  - fixed columns (.osm, 12 columns: RA, Dec [deg], I, Q, U, V [Jy], ref freq [Hz], spectral
 //    index, RM [rad/m^2], FWHM major, minor [arcsec], PA [deg]); fields the format cannot
 //    hold (higher spectral terms, curvature, multi-valued spectra, lines, polarisation
@@ -13,11 +16,19 @@
 
 #include <string>
 
+#include "fringe/core/output_guard.h"
 #include "fringe/sky/diagnostics.h"
 #include "fringe/sky/sky_config.h"
 #include "fringe/sky/sky_model.h"
 
 namespace fringe::sky {
+
+// First line of every sky model fringe writes (must not contain the word "format", which
+// the readers take for a column header).
+inline constexpr const char* kSkyTextSignature = "# fringe sky model";
+
+// The output-guard target of a sky text file named by settings key `key`.
+OutputTarget sky_text_target(const std::string& key, const std::string& path);
 
 void write_sky_fixed_columns(const SkyModel& sky, const std::string& path,
                              const Diagnostics& diagnostics = {});
