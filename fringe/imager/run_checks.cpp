@@ -133,11 +133,11 @@ RunEstimate estimate_run(const ImagerConfig& c) {
   } else {
     e.output_dir = c.input_ms.empty() ? "." : c.input_ms.front();
   }
-  e.what = "imaging " + num(rows) + " rows x " + std::to_string(nchan) + " channels into " +
+  e.what = "imager run (" + num(rows) + " rows x " + std::to_string(nchan) + " channels into " +
            std::to_string(int(npol)) + " image(s) of " + std::to_string(c.size) + " x " +
            std::to_string(c.size) + " pixels" +
            (c.channel_snapshots ? " x " + std::to_string(nchan) + " channels" : "") +
-           (c.algorithm == Algorithm::Idg ? " (grid " + num(g) + " x " + num(g) + ")" : "");
+           (c.algorithm == Algorithm::Idg ? ", grid " + num(g) + " x " + num(g) : "") + ")";
   e.setting_hint = "image/size, image/idg/padding, image/channel_snapshots, image/double_precision";
   return e;
 }
