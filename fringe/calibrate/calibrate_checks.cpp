@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -14,6 +15,7 @@
 
 #include <filesystem>
 
+#include "fringe/calibrate/sky_predict.h"
 #include "fringe/core/error.h"
 #include "fringe/core/resources.h"
 #include "fringe/io/ms/gain_table.h"
@@ -156,6 +158,17 @@ void check_calibration(const CalibrateMsConfig& c, const std::vector<std::string
   {
     const io::MsReader ms(c.ms_path, io::MsReader::Access::Shared);
     check_settings_against_ms(c, ms);
+    // The sky model is read now (again by the run: calibration sky models are small), so
+    // that a bad file is reported as bad input with its line, not as a failed run.
+    if (!c.sky_model_path.empty()) {
+      const std::array<double, 2> centre = ms.phase_centre_rad();
+      const SkyPredictor sky(c.sky_model_path, centre[0], centre[1], ms.channel_frequencies_hz(),
+                             ms.num_pols());
+      if (sky.num_sources() == 0) {
+        throw Error::in_setting("calibrate/sky_model_file", c.sky_model_path,
+                                "the sky model has no sources: nothing to calibrate against");
+      }
+    }
   }
   check_writable(c);
 }

@@ -53,7 +53,8 @@ void check_room_for_new_column(const std::string& ms_path, std::size_t rows, int
 
 // Everything above, reading only the MS's metadata (opened read-only and closed again):
 // check_outputs(calibration_outputs, calibration_inputs + extra_inputs),
-// check_settings_against_ms and check_writable. Nothing is written.
+// check_settings_against_ms, the sky model (read, and at least one source) and
+// check_writable. Nothing is written.
 void check_calibration(const CalibrateMsConfig& config,
                        const std::vector<std::string>& extra_inputs = {});
 

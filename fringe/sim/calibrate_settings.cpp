@@ -54,6 +54,11 @@ calibrate::CalibrateMsConfig calibrate_config(const settings::Settings& s,
                             "expected a station index >= 0");
   }
   c.options.min_baselines = s.get_int(k + "min_baselines");
+  // (Its upper limit, N-1 for N stations, is checked against the MS: calibrate_checks.h.)
+  if (c.options.min_baselines < 0) {
+    throw Error::in_setting(k + "min_baselines", s.get(k + "min_baselines"),
+                            "expected a count of baselines >= 0");
+  }
   c.double_precision = s.get_bool(k + "double_precision");
   c.use_gpu = s.get_bool(k + "use_gpus");
   c.gains_path = s.get_path(k + "output_gains");
