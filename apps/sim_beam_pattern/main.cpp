@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -153,6 +154,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   summarise(config, log);
 
   fringe::telescope::TelescopeModel tel;
+  std::optional<fringe::RunEstimate> estimate;
   try {
     fringe::Timer t;
     t.start();
@@ -171,13 +173,17 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
                           run_inputs(s, g_settings_file));
     if (config.coordinates == BeamCoordinates::Image) {
       const std::size_t pixels = std::size_t(config.image.width) * std::size_t(config.image.height);
-      fringe::check_run_size(beam_pattern_estimate(config, pixels, products), options.force, &log);
+      estimate = beam_pattern_estimate(config, pixels, products);
     }
   } catch (const fringe::interrupt::Cancelled&) {
     throw;
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
+
+  // A runaway request (a huge image, many times and channels) is refused before any file is
+  // written, unless --force: exit 1, as for a full disk.
+  if (estimate) fringe::check_run_size(*estimate, options.force, &log);
 
   BeamPatternContext context;
   context.logger = &log;

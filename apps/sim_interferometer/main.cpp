@@ -241,16 +241,17 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
           "the sky model is empty: no sources to simulate (check the sky/... settings, the "
           "sky files and their filters); no Measurement Set was written");
     }
-    // A runaway request (e.g. observation/num_time_steps = 1e9) is refused here, before the
-    // Measurement Set is created, unless --force.
-    fringe::check_run_size(fringe::sim::interferometer_estimate(
-                               config, tel.num_stations(), sky.size(), calibration.has_value()),
-                           options.force, &log);
   } catch (const fringe::interrupt::Cancelled&) {
     throw;
   } catch (const fringe::Error& e) {
     throw InputError(e);
   }
+
+  // A runaway request (e.g. observation/num_time_steps = 1e9) is refused here, before the
+  // Measurement Set is created, unless --force: exit 1, as for a full disk.
+  fringe::check_run_size(fringe::sim::interferometer_estimate(config, tel.num_stations(),
+                                                              sky.size(), calibration.has_value()),
+                         options.force, &log);
 
   fringe::sim::RunContext context;
   context.logger = &log;

@@ -1,22 +1,12 @@
 #include "fringe/sim/run_estimate.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 
 #include "fringe/io/ms/ms_path.h"
 #include "fringe/sim/interferometer.h"
 
 namespace fringe::sim {
-namespace {
-
-std::string folder_of(const std::string& path) {
-  const std::string parent = std::filesystem::path(path).parent_path().string();
-  return parent.empty() ? "." : parent;
-}
-
-}  // namespace
-
 RunEstimate interferometer_estimate(const SimulationConfig& c, std::size_t num_stations,
                                     std::size_t num_sources, bool calibrate) {
   const ObservationConfig& o = c.observation;
@@ -36,7 +26,7 @@ RunEstimate interferometer_estimate(const SimulationConfig& c, std::size_t num_s
            std::to_string(o.num_channels) + " channel(s) x " +
            std::to_string(std::size_t(per_time)) + " baseline(s)";
   e.output_bytes = rows * row_bytes;
-  e.output_dir = folder_of(io::ms_output_path(c.ms_path));
+  e.output_dir = io::ms_output_path(c.ms_path);  // its nearest existing folder is measured
   const double value = c.precision == Precision::Double ? 16 : 8;  // complex T
   const double npol = full ? 4 : 1;
   const double block =
@@ -74,7 +64,7 @@ RunEstimate beam_pattern_estimate(const BeamPatternConfig& c, std::size_t num_pi
            std::to_string(o.num_time_steps) + " time(s) x " + std::to_string(o.num_channels) +
            " channel(s), " + std::to_string(products.size()) + " product(s)";
   e.output_bytes = bytes;
-  e.output_dir = folder_of(c.root_path);
+  e.output_dir = c.root_path;
   const double chunk = double(std::min<std::size_t>(num_pixels, c.max_pixels_per_chunk));
   e.memory_bytes = chunk * (double(products.size()) * 8 * 16 + 64 * 16) + averaged;
   e.setting_hint =

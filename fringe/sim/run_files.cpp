@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "fringe/imager/imager_config.h"
+#include "fringe/io/ms/gain_table.h"
 #include "fringe/io/ms/ms_path.h"
 
 namespace fringe::sim {
@@ -37,10 +38,8 @@ OutputTarget text(std::string key, std::string path, const char* signature) {
 
 // The gain table of a run and its CSV twin (io/ms/gain_table.h).
 void add_gains(std::vector<OutputTarget>& out, const std::string& key, const std::string& path) {
-  OutputTarget t = target(key, path, OutputKind::CasacoreTable);
-  t.table_type = kGainTableType;
-  out.push_back(t);
-  out.push_back(text(key, path + ".csv", kGainCsvSignature));
+  out.push_back(io::gain_table_target(key, path));
+  out.push_back(io::gain_csv_target(key, path + ".csv"));
 }
 
 }  // namespace

@@ -27,8 +27,6 @@
 namespace fringe::sim {
 
 // First-line signatures of the text outputs (OutputKind::Text), as their writers write them.
-inline constexpr const char* kGainCsvSignature = "# fringe gains";
-inline constexpr const char* kGainTableType = "fringe gains";
 inline constexpr const char* kBeamPatternTextSignature = "# fringe sim_beam_pattern";
 inline constexpr const char* kBeamPatternLogSignature = "# fringe sim_beam_pattern log";
 

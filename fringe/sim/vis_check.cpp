@@ -113,7 +113,12 @@ void OutputChecks::at_end(const VisScan& all) const {
                           all.first_bad);
   }
   if (all.any_nonzero || all.non_finite) return;
-  const std::string reason = zero_reason_ ? zero_reason_() : std::string();
+  std::string reason = zero_reason_ ? zero_reason_() : std::string();
+  if (input_non_finite_) {
+    reason += std::string(reason.empty() ? "" : "; ") +
+              "the sky model holds NaN or Inf values, which the flux filters and the horizon "
+              "clip drop";
+  }
   const std::string message =
       "every visibility in DATA is zero" + (reason.empty() ? std::string() : ": " + reason);
   if (strict_) throw Error(message + " (an error under --strict); no Measurement Set was written");
