@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <new>
 #include <numbers>
 #include <string>
@@ -160,8 +161,9 @@ bool beam_size(const FitsFile& f, double& bmaj, double& bmin) {
 void check_reference(const std::string& path, double crval1, double crval2, double crpix1,
                      double crpix2, const std::array<double, 4>& cd) {
   auto refuse = [&](const std::string& key, double value, const std::string& expected) {
-    throw Error::in_file(path, 0,
-                         "keyword " + key + " = " + std::to_string(value) + ": " + expected);
+    char written[32];
+    std::snprintf(written, sizeof written, "%.10g", value);
+    throw Error::in_file(path, 0, "keyword " + key + " = " + written + ": " + expected);
   };
   if (!(std::fabs(crval2) <= 90.0))
     refuse("CRVAL2", crval2, "the reference latitude must be within [-90, 90] degrees");
