@@ -248,8 +248,18 @@ TEST(CalibrateSafety, SignalStopsBetweenIntervalsWithTheMsReadable) {
   // Readable, with a complete CORRECTED_DATA column (the first interval corrected).
   const fringe::io::MsReader r(w.ms);
   ASSERT_TRUE(r.has_column("CORRECTED_DATA"));
-  EXPECT_EQ(r.read_data(0, fringe::io::MsReader::kAllRows, "CORRECTED_DATA").size(),
-            r.num_rows() * kChannels * 4);
+  const auto corrected = r.read_data(0, fringe::io::MsReader::kAllRows, "CORRECTED_DATA");
+  ASSERT_EQ(corrected.size(), r.num_rows() * kChannels * 4);
+  // The first time's rows corrected, the last time's zero (never written).
+  const std::size_t per_time = corrected.size() / kTimes;
+  bool first_nonzero = false, last_zero = true;
+  for (std::size_t i = 0; i < per_time; ++i) {
+    first_nonzero = first_nonzero || corrected[i].re != 0;
+    const Complex<float> v = corrected[corrected.size() - 1 - i];
+    last_zero = last_zero && v.re == 0 && v.im == 0;
+  }
+  EXPECT_TRUE(first_nonzero);
+  EXPECT_TRUE(last_zero);
   EXPECT_FALSE(fs::exists(c.gains_path));
   // A later run completes.
   EXPECT_EQ(calibrate_ms(c, nullptr).num_cells, kTimes);
