@@ -3,6 +3,7 @@
 #include <erfa.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <vector>
 
@@ -82,7 +83,18 @@ SkyModel read_healpix_sky(const std::string& path, const HealpixReadOptions& opt
   f.check(status, "cannot read the HEALPix table layout");
   const long long total = static_cast<long long>(nrows) * repeat;
   std::uint64_t nside = 0;
-  if (const auto ns = f.key_double("NSIDE")) nside = static_cast<std::uint64_t>(*ns);
+  if (const auto ns = f.key_double("NSIDE")) {
+    // HEALPix allows NSIDE up to 2^29 (Gorski et al. 2005); 0 means "from the row count".
+    constexpr double kMaxNside = 536870912.0;
+    if (!(*ns >= 0 && *ns <= kMaxNside) || *ns != std::floor(*ns)) {
+      char written[32];
+      std::snprintf(written, sizeof written, "%.10g", *ns);
+      throw Error::in_file(
+          path, 0,
+          std::string("keyword NSIDE = ") + written + ": expected a whole number from 1 to 2^29");
+    }
+    nside = static_cast<std::uint64_t>(*ns);
+  }
   if (nside == 0) nside = static_cast<std::uint64_t>(std::llround(std::sqrt(total / 12.0)));
   if (nside == 0 || static_cast<long long>(healpix_npix(nside)) != total)
     throw Error::in_file(path, 0,

@@ -14,6 +14,7 @@
 
 #include "fringe/core/error.h"
 #include "fringe/sky/fits_image_reader.h"
+#include "fringe/sky/healpix.h"
 #include "fringe/sky/sky_text_reader.h"
 #include "test_helpers.h"
 
@@ -279,6 +280,34 @@ TEST(HostileFits, HeaderSizeBeyondTheFileIsRefusedBeforeAllocating) {
   EXPECT_HAS(e, "NAXIS1 = 1000000000, NAXIS2 = 2");
   EXPECT_HAS(e, "truncated");
   EXPECT_EQ(e.find("bad_alloc"), std::string::npos);
+}
+
+TEST(HostileFits, HealpixNsideOutOfRangeIsRefused) {
+  const auto dir = test::temp_dir();
+  const auto path = (dir / "nside.fits").string();
+  fitsfile* f = nullptr;
+  int status = 0;
+  fits_create_file(&f, path.c_str(), &status);
+  fits_create_img(f, 8, 0, nullptr, &status);
+  char* ttype[] = {const_cast<char*>("TEMPERATURE")};
+  char* tform[] = {const_cast<char*>("1D")};
+  char* tunit[] = {const_cast<char*>("K")};
+  fits_create_tbl(f, BINARY_TBL, 12, 1, ttype, tform, tunit, "xtension", &status);
+  fits_update_key(f, TSTRING, "ORDERING", const_cast<char*>("RING"), nullptr, &status);
+  double nside = 1e300;  // was cast to an integer (undefined behaviour)
+  fits_update_key(f, TDOUBLE, "NSIDE", &nside, nullptr, &status);
+  std::vector<double> v(12, 1.0);
+  fits_write_col(f, TDOUBLE, 1, 1, 1, 12, v.data(), &status);
+  fits_close_file(f, &status);
+  ASSERT_EQ(status, 0);
+  HealpixReadOptions o;
+  o.freq_hz = 100e6;
+  try {
+    read_healpix_sky(path, o);
+    ADD_FAILURE() << "read without error";
+  } catch (const Error& e) {
+    EXPECT_HAS(std::string(e.what()), "nside.fits: keyword NSIDE = 1e+300");
+  }
 }
 
 }  // namespace
