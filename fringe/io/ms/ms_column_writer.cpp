@@ -46,6 +46,37 @@ struct MsColumnWriter::Impl {
   casacore::Table table;
   int npol = 0;
   int nchan = 0;
+  bool added = false;  // this writer added `column` (it was not in the MS before)
+
+  // After a failed write or flush (disk full, file-size limit): a column this writer added
+  // is removed again, with its storage files, so that the input MS reads as before (a
+  // half-written new column leaves table.dat naming a data file that was never written, and
+  // the MS cannot be opened). Returns what was done, for the message. Never throws.
+  std::string undo() noexcept {
+    if (!added) return "";
+    try {
+      table.removeColumn(column);
+      table.flush();
+      added = false;
+      return " (the new column " + column + " was removed; the Measurement Set is as before)";
+    } catch (const std::exception& e) {
+      return " (removing the new column " + column + " failed too: " + e.what() + ")";
+    }
+  }
+
+  // Runs f (a write or a flush); a casacore failure undoes the added column and becomes a
+  // fringe::Error "<what> failed: ..." naming the MS.
+  template <typename F>
+  void guarded(const std::string& what, F&& f) {
+    try {
+      f();
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      const std::string why = e.what();
+      throw column_error(path, what + " failed: " + why + undo());
+    }
+  }
 };
 
 MsColumnWriter::MsColumnWriter(const std::string& path, const std::string& column)
@@ -69,6 +100,7 @@ MsColumnWriter::MsColumnWriter(const std::string& path, const std::string& colum
     const casacore::IPosition shape = data.shape(0);
     m.npol = int(shape(0));
     m.nchan = int(shape(1));
+    m.added = !m.table.tableDesc().isColumn(column);
     detail::add_visibility_column(m.table, column, m.npol, m.nchan);
   } catch (const Error&) {
     throw;
@@ -82,6 +114,7 @@ MsColumnWriter::~MsColumnWriter() {
     try {
       impl_->table.flush();
     } catch (...) {
+      impl_->undo();
     }
   }
 }
@@ -112,16 +145,12 @@ void check_rows(const casacore::Table& table, const std::string& path, const std
 
 // arr: (npol, nchan, num_rows), pol fastest, then channel, then row.
 template <typename Out>
-void put_array(casacore::Table& table, const std::string& path, const std::string& column,
-               std::size_t start_row, std::size_t num_rows, const casacore::Array<Out>& arr) {
-  try {
-    casacore::ArrayColumn<Out> col(table, column);
-    col.putColumnRange(casacore::Slicer(casacore::IPosition(1, ssize_t(start_row)),
-                                        casacore::IPosition(1, ssize_t(num_rows))),
-                       arr);
-  } catch (const std::exception& e) {
-    throw column_error(path, "writing " + column + " failed: " + e.what());
-  }
+void put_array(casacore::Table& table, const std::string& column, std::size_t start_row,
+               std::size_t num_rows, const casacore::Array<Out>& arr) {
+  casacore::ArrayColumn<Out> col(table, column);
+  col.putColumnRange(casacore::Slicer(casacore::IPosition(1, ssize_t(start_row)),
+                                      casacore::IPosition(1, ssize_t(num_rows))),
+                     arr);
 }
 }  // namespace
 
@@ -138,7 +167,7 @@ void MsColumnWriter::write(std::size_t start_row, std::size_t num_rows,
       const_cast<casacore::Complex*>(reinterpret_cast<const casacore::Complex*>(values.data()));
   const casacore::Array<casacore::Complex> arr(
       casacore::IPosition(3, m.npol, m.nchan, ssize_t(num_rows)), shared, casacore::SHARE);
-  put_array(m.table, m.path, m.column, start_row, num_rows, arr);
+  m.guarded("writing " + m.column, [&] { put_array(m.table, m.column, start_row, num_rows, arr); });
 }
 
 void MsColumnWriter::write_flags(std::size_t start_row, std::size_t num_rows,
@@ -149,15 +178,11 @@ void MsColumnWriter::write_flags(std::size_t start_row, std::size_t num_rows,
   casacore::Array<casacore::Bool> arr(casacore::IPosition(3, m.npol, m.nchan, ssize_t(num_rows)));
   casacore::Bool* d = arr.data();
   for (std::size_t i = 0; i < flags.size(); ++i) d[i] = flags[i] != 0;
-  put_array(m.table, m.path, "FLAG", start_row, num_rows, arr);
+  m.guarded("writing FLAG", [&] { put_array(m.table, "FLAG", start_row, num_rows, arr); });
 }
 
 void MsColumnWriter::flush() {
-  try {
-    impl_->table.flush();
-  } catch (const std::exception& e) {
-    throw column_error(impl_->path, std::string("flushing failed: ") + e.what());
-  }
+  impl_->guarded("flushing", [&] { impl_->table.flush(); });
 }
 
 }  // namespace fringe::io

@@ -4,7 +4,9 @@
 // DATA's shape [npol, nchan] as complex float, tiled like DATA (ms_tables.cpp), UNIT Jy.
 // Values are flat [row][channel][pol], as MsReader::read_data returns them.
 // Errors (not an MS, read-only, rows out of range, wrong sizes) throw fringe::Error naming
-// the path. casacore-free header, C++17.
+// the path. A write or flush that fails (disk full, file-size limit) is a fringe::Error too,
+// never an abort; a column this writer added is then removed again with its files, so the
+// MS opens and reads as before (issue 16). casacore-free header, C++17.
 #pragma once
 
 #include <cstddef>
