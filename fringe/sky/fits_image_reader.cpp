@@ -21,6 +21,8 @@ namespace fringe::sky {
 namespace {
 
 constexpr double kDeg = std::numbers::pi / 180.0;
+// No source comes near 1e30 Jy; larger pixel values only turn into Inf in products.
+constexpr double kMaxFluxJy = 1e30;
 
 enum class Frame { Equatorial, Galactic };
 enum class Projection { Sin, Tan };
@@ -352,6 +354,13 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
         s.dec = lat;
       }
       s.I = pixels[k] * scale;
+      if (!(std::fabs(s.I) <= kMaxFluxJy)) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%.10g", pixels[k]);
+        throw Error::in_file(path, 0,
+                             "pixel (" + std::to_string(x + 1) + ", " + std::to_string(y + 1) +
+                                 ") = " + value + " is out of range (|flux| <= 1e30 Jy expected)");
+      }
       s.ref_freq = freq;
       s.spectral_index = {options.spectral_index};
       sky.push_back(s);

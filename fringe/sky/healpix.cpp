@@ -156,6 +156,13 @@ SkyModel read_healpix_sky(const std::string& path, const HealpixReadOptions& opt
       s.dec = lat;
     }
     s.I = values[p] * scale;
+    if (!(std::fabs(s.I) <= 1e30)) {  // no source comes near 1e30 Jy (as for FITS images)
+      char value[32];
+      std::snprintf(value, sizeof value, "%.10g", values[p]);
+      throw Error::in_file(path, 0,
+                           "HEALPix pixel " + std::to_string(p) + " = " + value +
+                               " is out of range (|flux| <= 1e30 Jy expected)");
+    }
     s.ref_freq = options.freq_hz;
     s.spectral_index = {options.spectral_index};
     sky.push_back(s);

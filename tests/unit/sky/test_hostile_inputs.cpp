@@ -259,6 +259,33 @@ TEST(HostileFits, ReferenceLatitudeOutOfRangeIsRefused) {
   EXPECT_HAS(e, "[-90, 90]");
 }
 
+TEST(HostileFits, HugePixelIsRefusedNamingIt) {
+  const auto dir = test::temp_dir();
+  const auto path = (dir / "huge_pixel.fits").string();
+  fitsfile* f = nullptr;
+  int status = 0;
+  fits_create_file(&f, path.c_str(), &status);
+  long naxes[2] = {3, 2};
+  fits_create_img(f, DOUBLE_IMG, 2, naxes, &status);
+  auto key_s = [&](const char* k, const char* v) {
+    fits_update_key(f, TSTRING, k, const_cast<char*>(v), nullptr, &status);
+  };
+  auto key_d = [&](const char* k, double v) {
+    fits_update_key(f, TDOUBLE, k, &v, nullptr, &status);
+  };
+  key_s("CTYPE1", "RA---SIN");
+  key_s("CTYPE2", "DEC--SIN");
+  key_d("CDELT1", -0.01);
+  key_d("CDELT2", 0.01);
+  key_s("BUNIT", "JY/PIXEL");
+  std::vector<double> px = {1, 1, 1, 1, 1e308, 1};
+  long first[2] = {1, 1};
+  fits_write_pix(f, TDOUBLE, first, 6, px.data(), &status);
+  fits_close_file(f, &status);
+  ASSERT_EQ(status, 0);
+  EXPECT_HAS(fits_error(path), "huge_pixel.fits: pixel (2, 2) = 1e+308 is out of range");
+}
+
 // A FITS header card: 80 characters.
 std::string card(const std::string& text) { return text + std::string(80 - text.size(), ' '); }
 
