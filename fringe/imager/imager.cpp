@@ -103,9 +103,9 @@ struct Stage {
 void report_non_finite(const ImagerConfig& cfg, const InputSummary& in, Logger* log) {
   const std::string dropped = describe(in.non_finite);
   if (dropped.empty()) return;
-  const std::string msg = "imager: " + cfg.input_ms.front() +
-                          (cfg.input_ms.size() > 1 ? " (and the other inputs)" : "") + " hold " +
-                          dropped + ": skipped, not imaged";
+  const std::string msg = "imager: skipped " + dropped + " in " + cfg.input_ms.front() +
+                          (cfg.input_ms.size() > 1 ? " and the other inputs" : "") +
+                          " (not imaged; the rest of the image is unaffected)";
   if (cfg.strict) throw Error(msg + " (an error with --strict)");
   log_warning(log, msg);
 }
