@@ -19,6 +19,7 @@
 #   sigterm   SIGTERM once calibrate reports its third solution interval; exit 143 within a
 #             second is expected; afterwards the MS is readable, without orphan column files,
 #             and neither a gain table nor a temporary is left.
+#   sigint    the same with SIGINT (exit 130).
 # Prints calibrate's output and the checks; exits with calibrate's exit code, or 99 when a
 # check after the run fails (check_app.sh compares the code and the output).
 set -u
@@ -54,7 +55,9 @@ fail() {
 leftovers() { find "$dir" -maxdepth 1 -name '*.tmp-*' | grep -q .; }
 
 case $mode in
-  sigterm)
+  sigterm | sigint)
+    sig=${mode#sig}
+    sig=${sig^^}
     log=$dir/run.log
     "$cal" "$ini" >"$log" 2>&1 &
     pid=$!
@@ -65,12 +68,12 @@ case $mode in
     done
     grep -q 'times 2\.\.2' "$log" || { cat "$log"; fail "calibrate did not reach its third interval"; }
     start=$(date +%s%N)
-    kill -TERM $pid
+    kill -$sig $pid
     wait $pid
     rc=$?
     ms=$((($(date +%s%N) - start) / 1000000))
     cat "$log"
-    echo "exit $rc after SIGTERM in $ms ms"
+    echo "exit $rc after SIG$sig in $ms ms"
     [ $ms -le 1000 ] || fail "took $ms ms to stop"
     ;;
   diskfull | diskfull_rerun)
@@ -106,9 +109,9 @@ case $mode in
     [ -e "$dir/out.gains" ] && fail "a gain table was written"
     leftovers && fail "a temporary was left"
     ;;
-  diskfull | diskfull_rerun | sigterm)
+  diskfull | diskfull_rerun | sigterm | sigint)
     leftovers && fail "a temporary was left: $(ls "$dir")"
-    [ "$mode" = sigterm ] && [ -e "$dir/out.gains" ] && fail "a gain table was written"
+    [ "${mode#sig}" != "$mode" ] && [ -e "$dir/out.gains" ] && fail "a gain table was written"
     ;;
 esac
 exit $rc
