@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fringe/core/error.h"
 #include "fringe/telescope/text_table.h"
 
 namespace fringe::telescope::detail {
@@ -18,9 +19,20 @@ std::optional<fs::path> first_existing(const fs::path& dir,
   return std::nullopt;
 }
 
+namespace {
+// A folder's entries; an unreadable folder is a fringe::Error naming it (not a bare
+// std::filesystem::filesystem_error).
+fs::directory_iterator list_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) throw Error::in_file(dir.string(), 0, "cannot list the folder: " + ec.message());
+  return it;
+}
+}  // namespace
+
 std::vector<std::string> sorted_subdirs(const fs::path& dir) {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir)) {
+  for (const auto& entry : list_folder(dir)) {
     std::error_code ec;
     if (entry.is_directory(ec)) names.push_back(entry.path().filename().string());
   }
@@ -30,7 +42,7 @@ std::vector<std::string> sorted_subdirs(const fs::path& dir) {
 
 std::vector<std::string> sorted_files(const fs::path& dir) {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir)) {
+  for (const auto& entry : list_folder(dir)) {
     std::error_code ec;
     if (entry.is_regular_file(ec)) names.push_back(entry.path().filename().string());
   }
