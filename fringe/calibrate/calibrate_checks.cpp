@@ -50,7 +50,11 @@ void probe_gains_folder(const std::string& gains_path) {
 }  // namespace
 
 std::string gains_path_of(const CalibrateMsConfig& c) {
-  return c.gains_path.empty() ? c.ms_path + ".gains" : c.gains_path;
+  if (!c.gains_path.empty()) return c.gains_path;
+  // "in.ms/" names the same MS as "in.ms": its gains go beside it, not inside it.
+  std::string ms = c.ms_path;
+  while (ms.size() > 1 && ms.back() == '/') ms.pop_back();
+  return ms + ".gains";
 }
 
 std::vector<OutputTarget> calibration_outputs(const CalibrateMsConfig& c) {

@@ -20,7 +20,8 @@ class MsReader;
 
 namespace fringe::calibrate {
 
-// The gain table's path: calibrate/output_gains, or "<input_ms>.gains" when it is empty.
+// The gain table's path: calibrate/output_gains, or "<input_ms>.gains" when it is empty
+// (trailing '/' of input_ms left out).
 std::string gains_path_of(const CalibrateMsConfig& config);
 
 // The run's outputs: the gain table (a casacore table of the gain-table type, which may

@@ -133,6 +133,16 @@ TEST(CalibrateSafety, GainsOverAnotherFileAreRefused) {
   EXPECT_THROW(check_calibration(c), fringe::Error);
 }
 
+TEST(CalibrateSafety, DefaultGainsGoBesideTheMs) {
+  CalibrateMsConfig c;
+  c.ms_path = "/data/obs.ms/";
+  EXPECT_EQ(gains_path_of(c), "/data/obs.ms.gains");
+  c.gains_path = "g.gains";
+  EXPECT_EQ(gains_path_of(c), "g.gains");
+  EXPECT_EQ(calibration_outputs(c).size(), 2u);
+  EXPECT_EQ(calibration_outputs(c)[1].path, "g.gains.csv");
+}
+
 TEST(CalibrateSafety, AnEarlierGainTableIsReplaced) {
   const Workspace w = workspace("rerun");
   const CalibrateMsConfig c = config_for(w);
