@@ -289,6 +289,7 @@ class Pipeline {
     const bool jones_per_channel = jones::depends_on_frequency(config_.beam);
     const int time_index = block.start_time_index + int(t);
     for (int c = 0; c < nc; ++c) {
+      interrupt::throw_if_requested();  // a unit of a large sky chunk may take seconds
       const double freq = block.frequency_hz(c);
       if (c == 0 || jones_per_channel) {
         Timed timed(ctx_.timers, "jones");
@@ -325,6 +326,7 @@ class Pipeline {
     const int time_index = block.start_time_index + int(t);
     Timer corr_timer;
     for (int c = 0; c < block.num_channels(); ++c) {
+      interrupt::throw_if_requested();
       const double freq = block.frequency_hz(c);
       if (c == 0 || jones_per_channel) {
         Timed timed(ctx_.timers, "jones");
