@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <new>
@@ -305,9 +306,11 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
     }
     res.sum_weights += wimg;
     (void)wsum;
-    const std::string where = cfg.channel_snapshots ? "channel " + std::to_string(ci) + " (" +
-                                                          std::to_string(all.freq_hz[ci]) + " Hz)"
-                                                    : std::string("the selection");
+    char mhz[32];
+    std::snprintf(mhz, sizeof mhz, "%.9g MHz", all.freq_hz[cfg.channel_snapshots ? ci : 0] / 1e6);
+    const std::string where = cfg.channel_snapshots
+                                  ? "channel " + std::to_string(ci) + " (" + mhz + ")"
+                                  : std::string("the selection");
     if (!(wimg > 0)) {
       const std::string why = "no visibility of " + where +
                               " could be gridded (all flagged, outside image/uv_filter_min.."

@@ -94,6 +94,12 @@ if(TARGET imager AND TARGET sim_interferometer AND TARGET imager_ms_poke
     ${img} ${si_dir}/zero.ini)
   si_test(all_zero_strict 2 "!Output files" "error: imager: ALL-ZERO IMAGE.*--strict"
     ${img} --strict ${si_dir}/zero.ini)
+  si_ini(chan1_flagged ${si_dir}/chan1_flagged.ms "channel_snapshots=true")
+  si_test(empty_plane 0
+    "warning: imager: ALL-ZERO IMAGE PLANE 1 .*no visibility of channel 1 .* could be gridded" ""
+    ${img} ${si_dir}/chan1_flagged.ini)
+  si_test(empty_plane_strict 2 "!Output files" "error: imager: ALL-ZERO IMAGE PLANE 1"
+    ${img} --strict ${si_dir}/chan1_flagged.ini)
   si_ini(uv_filtered ${ok_ms} "uv_filter_max=1")
   si_test(all_uv_filtered 2 "!Output files"
     "error: no visibilities selected .*outside the uv range" ${img} ${si_dir}/uv_filtered.ini)

@@ -3,7 +3,8 @@
 // writers never produce.
 //   imager_ms_poke MS COLUMN ROW VALUE
 // COLUMN: DATA (every correlation and channel of the row), UVW (all three), TIME, WEIGHT
-// (every correlation), FLAG (VALUE 0 or 1, every correlation and channel). ROW: a row number
+// (every correlation), FLAG (VALUE 0 or 1, every correlation and channel), FLAG_CHANNEL
+// (flags channel VALUE, every correlation). ROW: a row number
 // or "all". VALUE: a number, nan, inf, -inf. Exit 0 on success, 1 with a message otherwise.
 // C++17 (casacore headers).
 #include <casacore/casa/Arrays/Array.h>
@@ -53,6 +54,16 @@ int main(int argc, char** argv) {
         casacore::ArrayColumn<casacore::Complex> col(table, column);
         casacore::Array<casacore::Complex> a = col(r);
         a = casacore::Complex(float(value), 0.0f);
+        col.put(r, a);
+      } else if (column == "FLAG_CHANNEL") {  // VALUE: the channel flagged (every correlation)
+        casacore::ArrayColumn<casacore::Bool> col(table, "FLAG");
+        casacore::Array<casacore::Bool> a = col(r);
+        const long ch = static_cast<long>(value);
+        if (ch < 0 || ch >= a.shape()[1]) {
+          std::cerr << "imager_ms_poke: no channel " << ch << "\n";
+          return 1;
+        }
+        for (long p = 0; p < a.shape()[0]; ++p) a(casacore::IPosition(2, p, ch)) = true;
         col.put(r, a);
       } else if (column == "FLAG") {
         casacore::ArrayColumn<casacore::Bool> col(table, column);
