@@ -112,7 +112,11 @@ std::vector<std::string> text_header(const BeamProduct& p, const OutputContext& 
   const ObservationConfig& o = c.observation;
   const bool eq = g.frame == BeamFrame::Equatorial;
   std::vector<std::string> h;
-  h.push_back(ctx.application + ": " + what(p, ctx));
+  // The first line starts with kTextProductSignature (how a later run recognises the file).
+  const std::string sign = std::string(kTextProductSignature).substr(2);  // without "# "
+  const bool signed_name = ctx.application.rfind(sign, 0) == 0;
+  h.push_back((signed_name ? ctx.application : sign + " (" + ctx.application + ")") + ": " +
+              what(p, ctx));
   h.push_back("File: " + p.path);
   if (p.station_slot >= 0) {
     h.push_back("Station: " + std::to_string(p.station_id) + " (index in the telescope model)");
@@ -228,7 +232,7 @@ class TextProductWriter : public ProductWriter {
  public:
   TextProductWriter(const BeamProduct& p, const OutputContext& ctx)
       : path_(p.path),
-        target_(checked_target(product_output_target("", p, ctx))),
+        target_(checked_target(product_output_target("", p))),
         temporary_(target_),
         temp_(temporary_.path()),
         grid_(*ctx.grid),
@@ -316,12 +320,7 @@ class TextProductWriter : public ProductWriter {
 
 }  // namespace
 
-std::string text_product_signature(const OutputContext& context) {
-  return "# " + context.application + ": ";
-}
-
-OutputTarget product_output_target(const std::string& key, const BeamProduct& product,
-                                   const OutputContext& context) {
+OutputTarget product_output_target(const std::string& key, const BeamProduct& product) {
   OutputTarget t;
   t.key = key;
   t.path = product.path;
@@ -329,7 +328,7 @@ OutputTarget product_output_target(const std::string& key, const BeamProduct& pr
     t.kind = OutputKind::Fits;
   } else {
     t.kind = OutputKind::Text;
-    t.text_signature = text_product_signature(context);
+    t.text_signature = kTextProductSignature;
   }
   return t;
 }

@@ -1,7 +1,7 @@
 // Writers of sim_beam_pattern products (beam_pattern_products.h), each file written under a
 // temporary name (removed on failure, SIGINT and SIGTERM) and committed when complete
 // (fringe/core/output_guard.h): only an earlier output of the same kind may be replaced (a
-// FITS file; a text file whose first line starts with text_product_signature()); anything
+// FITS file; a text file whose first line starts with kTextProductSignature); anything
 // else at a product's path is refused when its writer is opened.
 //
 // FITS (images only): one file per product, axes (FITS order, axis 1 fastest)
@@ -21,8 +21,9 @@
 // HISTORY cards. (OSKAR writes the start time, not the first dump centre, as CRVAL4, and
 // CRPIX (N+1)/2 for images; see docs/beam_pattern.md.)
 //
-// Text: one file per product; '#' header lines (what, which station, frame, times, channels,
-// row order, column names), then one row per pixel (or sky-model source), time and channel:
+// Text: one file per product; '#' header lines (the first "# <application>: <what>", see
+// kTextProductSignature; then which station, frame, times, channels, row order, column
+// names), then one row per pixel (or sky-model source), time and channel:
 //   time_index channel_index pixel_index lon_deg lat_deg value...
 // lon/lat are RA/Dec (Equatorial) or azimuth/elevation (Horizon) in degrees; values: one
 // number (amp, phase in rad, real, imag) or re/im pairs of the complex response or power
@@ -62,13 +63,14 @@ class ProductWriter {
   virtual void finish() = 0;  // renames the complete file over its final name
 };
 
-// "# <application>: ", the start of the first line of every text product.
-std::string text_product_signature(const OutputContext& context);
+// The start of the first line of every text product: "# <application>: <what>" when the
+// application name starts with "fringe sim_beam_pattern" (as the app's does), else
+// "# fringe sim_beam_pattern (<application>): <what>".
+inline constexpr const char* kTextProductSignature = "# fringe sim_beam_pattern";
 
 // The output-guard target of a product's file (for the app's check_outputs; key is the
 // settings key that names or derives the path).
-OutputTarget product_output_target(const std::string& key, const BeamProduct& product,
-                                   const OutputContext& context);
+OutputTarget product_output_target(const std::string& key, const BeamProduct& product);
 
 // Opens the (temporary) file of a product; throws fringe::Error naming the file.
 std::unique_ptr<ProductWriter> open_product_writer(const BeamProduct& product,
