@@ -8,6 +8,7 @@
 #include "fringe/core/error.h"
 #include "fringe/imager/imager.h"
 #include "fringe/imager/ms_input.h"
+#include "fringe/io/fits/fits_image_writer.h"
 #include "fringe/io/ms/ms_reader.h"
 
 namespace fringe::imager {
@@ -80,7 +81,7 @@ std::vector<OutputTarget> output_targets(const ImagerConfig& c) {
   std::vector<OutputTarget> t;
   if (!c.model_image.empty()) return t;  // prediction: a column of the inputs
   for (const std::string& p : product_names(c.image_type))
-    t.push_back({"image/root_path", c.root_path + "_" + p + ".fits", OutputKind::Fits, "", ""});
+    t.push_back(io::fits_target("image/root_path", c.root_path + "_" + p + ".fits"));
   return t;
 }
 
