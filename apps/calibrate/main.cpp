@@ -25,14 +25,15 @@ using fringe::settings::format_number;
 using fringe::settings::Settings;
 namespace cal = fringe::calibrate;
 
-void run(Settings& s, Logger& log) {
+void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   log.info("Settings are valid.");
   // Everything that can be checked before the MS is touched is bad input (exit 2).
   cal::CalibrateMsConfig config;
   try {
     config = fringe::sim::calibrate_config(s);
-    cal::check_calibration(config);
+    config.force = options.force;
+    cal::check_calibration(config, {}, &log);
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
   app.schema_files = &fringe::settings::embedded_schemas();
   app.root_schema = "calibrate.xml";
   return fringe::settings::run_app(
-      argc, argv, app,
-      [](Settings& s, Logger& log, const fringe::settings::RunOptions&) { run(s, log); });
+      argc, argv, app, [](Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
+        run(s, log, options);
+      });
 }

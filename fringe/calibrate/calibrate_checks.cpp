@@ -15,6 +15,7 @@
 
 #include <filesystem>
 
+#include "fringe/calibrate/cal_data.h"
 #include "fringe/calibrate/sky_predict.h"
 #include "fringe/core/error.h"
 #include "fringe/core/resources.h"
@@ -155,13 +156,45 @@ void check_room_for_new_column(const std::string& ms_path, std::size_t rows, int
   }
 }
 
-void check_calibration(const CalibrateMsConfig& c, const std::vector<std::string>& extra_inputs) {
+RunEstimate calibration_estimate(const CalibrateMsConfig& c, std::size_t num_rows, int n, int nchan,
+                                 int npol) {
+  const double rows_per_time = double(n) * (n + 1) / 2;  // baselines with autocorrelations
+  const double rows = c.times_per_solution <= 0
+                          ? double(num_rows)
+                          : std::min(double(num_rows), c.times_per_solution * rows_per_time);
+  const double samples = rows * nchan * npol;
+  const double t = c.double_precision ? 8 : 4;  // bytes of the solver's real type
+  // Per sample: DATA, model (8 bytes each) and FLAG (1) read as floats, for this interval and
+  // the next; the cells' data, model (2t each) and weight (t), their station pair (8 bytes
+  // per row and channel); CORRECTED_DATA for this interval and the one being written (8 each).
+  const double per_sample = 2 * 17 + 5 * t + 8.0 / npol + 2 * 8;
+  double memory = samples * per_sample;
+  if (c.options.type != GainType::FullJones) {
+    const int csol =
+        c.channels_per_solution <= 0 ? nchan : std::min(c.channels_per_solution, nchan);
+    const double groups = std::ceil(double(nchan) / csol);
+    const double receptors = double(num_receptors(c.options.type, n));
+    memory += groups * receptors * receptors * 3 * t;  // A (complex) and B (real)
+  }
+  RunEstimate e;
+  e.what = "calibration of " + std::to_string(num_rows) + " rows x " + std::to_string(nchan) +
+           " channel(s) (" + std::to_string(n) + " stations)";
+  e.memory_bytes = memory;
+  e.setting_hint = "calibrate/solution_interval_times and calibrate/channels_per_solution";
+  return e;
+}
+
+void check_calibration(const CalibrateMsConfig& c, const std::vector<std::string>& extra_inputs,
+                       Logger* log) {
   std::vector<std::string> inputs = calibration_inputs(c);
   inputs.insert(inputs.end(), extra_inputs.begin(), extra_inputs.end());
   check_outputs(calibration_outputs(c), inputs);
   {
     const io::MsReader ms(c.ms_path, io::MsReader::Access::Shared);
     check_settings_against_ms(c, ms);
+    check_run_size(
+        calibration_estimate(c, ms.num_rows(), ms.num_stations(), ms.num_channels(), ms.num_pols()),
+        c.force, log);
     // The sky model is read now (again by the run: calibration sky models are small), so
     // that a bad file is reported as bad input with its line, not as a failed run.
     if (!c.sky_model_path.empty()) {

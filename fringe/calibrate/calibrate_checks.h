@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "fringe/calibrate/calibrate_ms.h"
+#include "fringe/core/log.h"
 #include "fringe/core/output_guard.h"
+#include "fringe/core/resources.h"
 
 namespace fringe::io {
 class MsReader;
@@ -52,11 +54,23 @@ void check_writable(const CalibrateMsConfig& config);
 // write that fails half-way can leave the MS without the column's storage file).
 void check_room_for_new_column(const std::string& ms_path, std::size_t rows, int nchan, int npol);
 
+// Peak host memory of the calibration of an MS of num_rows rows, num_stations stations,
+// nchan channels and npol pols (fringe/core/resources.h): the samples of one solution
+// interval (an upper bound of its rows: every row, or times_per_solution x N(N+1)/2 for N
+// stations; read as floats, the next interval read meanwhile, reordered into the cells in
+// the solver's precision, CORRECTED_DATA computed and written) and the normal equations of
+// the interval's cells (Scalar, Diagonal: n x n complex + real per channel group, n = N or
+// 2N receptors). Full-Jones on a GPU adds at most 1 GiB (its chunks), not counted.
+RunEstimate calibration_estimate(const CalibrateMsConfig& config, std::size_t num_rows,
+                                 int num_stations, int nchan, int npol);
+
 // Everything above, reading only the MS's metadata (opened read-only and closed again):
 // check_outputs(calibration_outputs, calibration_inputs + extra_inputs),
-// check_settings_against_ms, the sky model (read, and at least one source) and
-// check_writable. Nothing is written.
+// check_settings_against_ms, the sky model (read, and at least one source), check_writable
+// and check_run_size(calibration_estimate, config.force, log): a calibration that would
+// need more memory than is available is refused (with the estimate and the keys that set
+// it) unless config.force. Nothing is written.
 void check_calibration(const CalibrateMsConfig& config,
-                       const std::vector<std::string>& extra_inputs = {});
+                       const std::vector<std::string>& extra_inputs = {}, Logger* log = nullptr);
 
 }  // namespace fringe::calibrate

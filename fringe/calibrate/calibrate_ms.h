@@ -27,6 +27,7 @@ struct CalibrateMsConfig {
   bool use_gpu = true;
   std::string gains_path;  // "" = <ms_path>.gains
   bool write_corrected = true;
+  bool force = false;  // --force: run although the memory estimate exceeds what is available
 };
 
 struct CalibrateMsResult {

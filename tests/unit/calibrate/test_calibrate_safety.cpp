@@ -143,6 +143,26 @@ TEST(CalibrateSafety, DefaultGainsGoBesideTheMs) {
   EXPECT_EQ(calibration_outputs(c)[1].path, "g.gains.csv");
 }
 
+// A solution interval of a whole large observation: refused (memory) unless forced.
+TEST(CalibrateSafety, RunawayIntervalIsRefusedUnlessForced) {
+  CalibrateMsConfig c;
+  c.times_per_solution = 0;  // all times in one interval
+  const auto all = calibration_estimate(c, 1'000'000'000, 512, 1000, 4);
+  EXPECT_GT(all.memory_bytes, 1e14);
+  try {
+    fringe::check_run_size(all, false, nullptr);
+    FAIL() << "no error";
+  } catch (const fringe::Error& e) {
+    expect_contains(e.what(), "calibrate/solution_interval_times");
+    expect_contains(e.what(), "--force");
+  }
+  EXPECT_NO_THROW(fringe::check_run_size(all, true, nullptr));
+  c.times_per_solution = 1;  // one time: N(N+1)/2 rows
+  const auto one = calibration_estimate(c, 1'000'000'000, 512, 1000, 4);
+  EXPECT_LT(one.memory_bytes, 1e-3 * all.memory_bytes);
+  EXPECT_GT(one.memory_bytes, 512.0 * 513 / 2 * 1000 * 4 * 8);
+}
+
 TEST(CalibrateSafety, AnEarlierGainTableIsReplaced) {
   const Workspace w = workspace("rerun");
   const CalibrateMsConfig c = config_for(w);
