@@ -4,8 +4,11 @@
 #include <system_error>
 
 #include "fringe/imager/imager_config.h"
+#include "fringe/io/fits/fits_image_writer.h"
 #include "fringe/io/ms/gain_table.h"
 #include "fringe/io/ms/ms_path.h"
+#include "fringe/sim/beam_pattern_output.h"
+#include "fringe/sky/sky_writer.h"
 
 namespace fringe::sim {
 namespace {
@@ -51,7 +54,9 @@ std::vector<std::string> run_inputs(const settings::Settings& s, const std::stri
   for (const auto& node : s.schema().nodes()) {
     if (!node.is_setting() || !is_input_type(node.type->id())) continue;
     if (!s.is_enabled(node.key) || s.get(node.key).empty()) continue;
-    for (const std::string& p : s.get_path_list(node.key)) {
+    const bool list = node.type->id() == settings::TypeId::InputFileList;
+    for (const std::string& p :
+         list ? s.get_path_list(node.key) : std::vector<std::string>{s.get_path(node.key)}) {
       if (p.empty()) continue;
       bool skip = false;
       for (const auto& e : exclude) skip = skip || same_path(p, e);
@@ -73,9 +78,7 @@ std::vector<OutputTarget> interferometer_outputs(const SimulationConfig& config,
   }
   const std::string sky_text = "sky/output_text_file";
   if (s.has(sky_text) && s.is_enabled(sky_text) && !s.get(sky_text).empty()) {
-    // A sky model text file: the sky writer's files begin with a '#' header line; an
-    // existing file is replaced only when it is one (io/sky_writer).
-    out.push_back(text(sky_text, s.get_path(sky_text), "#"));
+    out.push_back(sky::sky_text_target(sky_text, s.get_path(sky_text)));
   }
   if (calibration) {
     add_gains(out, "calibrate/output_gains",
@@ -84,8 +87,7 @@ std::vector<OutputTarget> interferometer_outputs(const SimulationConfig& config,
   }
   if (imaging && imaging->model_image.empty()) {  // prediction writes into the MS instead
     for (const std::string& name : imager::product_names(imaging->image_type)) {
-      out.push_back(
-          target("image/root_path", imaging->root_path + "_" + name + ".fits", OutputKind::Fits));
+      out.push_back(io::fits_target("image/root_path", imaging->root_path + "_" + name + ".fits"));
     }
   }
   return out;
@@ -95,11 +97,7 @@ std::vector<OutputTarget> beam_pattern_outputs(const std::vector<BeamProduct>& p
                                                const std::string& root_path, bool keep_log_file) {
   std::vector<OutputTarget> out;
   for (const BeamProduct& p : products) {
-    if (p.format == ProductFormat::Fits) {
-      out.push_back(target("beam_pattern/root_path", p.path, OutputKind::Fits));
-    } else {
-      out.push_back(text("beam_pattern/root_path", p.path, kBeamPatternTextSignature));
-    }
+    out.push_back(product_output_target("beam_pattern/root_path", p));
   }
   if (keep_log_file) {
     out.push_back(text("simulator/keep_log_file", root_path + ".log", kBeamPatternLogSignature));

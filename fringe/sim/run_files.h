@@ -26,8 +26,9 @@
 
 namespace fringe::sim {
 
-// First-line signatures of the text outputs (OutputKind::Text), as their writers write them.
-inline constexpr const char* kBeamPatternTextSignature = "# fringe sim_beam_pattern";
+// First line of sim_beam_pattern's log file (simulator/keep_log_file), which lets a later run
+// replace it. (The other outputs' kinds and signatures come from their writers: io/ms,
+// io/fits, sky/sky_writer.h, sim/beam_pattern_output.h.)
 inline constexpr const char* kBeamPatternLogSignature = "# fringe sim_beam_pattern log";
 
 // The settings file (when not empty) and every enabled input path the settings name, except
