@@ -87,9 +87,10 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   bar.finish();
   log.info("Imaged on " + r.device + ": " + std::to_string(r.num_gridded) + " of " +
            std::to_string(r.num_visibilities) + " visibilities (" + std::to_string(r.num_flagged) +
-           " flagged, " + std::to_string(r.num_outside) +
-           " outside the uv range or the grid); grid " + std::to_string(r.grid_size) + " x " +
-           std::to_string(r.grid_size) +
+           " flagged, " + std::to_string(r.num_outside) + " outside the uv range or the grid" +
+           (r.num_non_finite > 0 ? ", " + std::to_string(r.num_non_finite) + " skipped as NaN/Inf"
+                                 : std::string()) +
+           "); grid " + std::to_string(r.grid_size) + " x " + std::to_string(r.grid_size) +
            (config.algorithm == im::Algorithm::Idg
                 ? ", " + std::to_string(r.num_subgrids) + " subgrids, " +
                       std::to_string(r.num_w_layers) + " w layer(s)"

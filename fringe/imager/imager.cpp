@@ -212,7 +212,8 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
         e.context());
   }
   res.num_visibilities = in.visibilities;
-  res.num_non_finite = in.non_finite.visibilities;
+  res.num_non_finite =
+      in.non_finite.visibilities + in.non_finite.uvw_rows * std::size_t(all.num_channels);
   report_non_finite(cfg, in, log);
   res.seconds_read = timer.seconds();
   report_progress(progress, 0.1, "read");
@@ -254,6 +255,7 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
   std::size_t below_horizon = 0;
   // Why a plane is all zero (all-zero image check below): [channel] "" or the reason.
   std::vector<std::string> empty_reason(nchan_img);
+  int empty_planes = 0;  // planes with nothing gridded
   timer.start();
   for (int ci = 0; ci < nchan_img; ++ci) {
     interrupt::throw_if_requested();
@@ -315,8 +317,9 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
       const std::string why = "no visibility of " + where +
                               " could be gridded (all flagged, outside image/uv_filter_min.."
                               "image/uv_filter_max or outside the grid; use smaller pixels)";
-      if (nchan_img == 1) throw Error("imager: " + why);
-      empty_reason[ci] = why;  // an all-zero plane of the cube (warned about below)
+      // Nothing at all to image is an error; one empty plane of a cube a warning (below).
+      if (nchan_img == 1 || ++empty_planes == nchan_img) throw Error("imager: " + why);
+      empty_reason[ci] = why;
       report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
       continue;
     }

@@ -19,9 +19,9 @@ struct ImagerResult {
   std::vector<std::string> files;    // FITS images written
   std::size_t num_visibilities = 0;  // selected (rows x channels)
   std::size_t num_gridded = 0;
-  std::size_t num_flagged = 0;     // flagged or zero weight
-  std::size_t num_outside = 0;     // outside the uv range or the grid
-  std::size_t num_non_finite = 0;  // dropped: NaN/Inf value or weight (+ their UVW/TIME rows)
+  std::size_t num_flagged = 0;            // flagged or zero weight
+  std::size_t num_outside = 0;            // outside the uv range or the grid
+  std::size_t num_non_finite = 0;         // dropped visibilities: NaN/Inf value, weight or UVW
   std::vector<std::string> empty_images;  // files with an all-zero plane (warned about)
   std::size_t num_subgrids = 0;
   int num_w_layers = 0;
