@@ -4,7 +4,8 @@
 if(TARGET sim_interferometer AND TARGET sim_beam_pattern)
   set(safety_sim_script ${PROJECT_SOURCE_DIR}/tests/data/safety/sim/safety_sim.sh)
   foreach(case ms_over_folder ms_over_file ms_over_input ms_replaces_ms true_gains_refused
-               image_refused calibrate_gains_refused ranges runaway all_zero sigterm disk_full
+               image_refused calibrate_gains_refused ranges runaway all_zero flux_filter_zero
+               sky_text_refused sigterm disk_full
                bp_refused bp_ranges bp_all_zero bp_sigterm)
     add_test(NAME integration.safety.sim.${case}
       COMMAND bash ${safety_sim_script} ${case} ${CMAKE_CURRENT_BINARY_DIR}/runs/safety_sim/${case}
