@@ -31,7 +31,7 @@ if(TARGET imager AND TARGET sim_interferometer AND TARGET imager_ms_poke
   set(same bash ${si_data}/same_image.sh ${img} $<TARGET_FILE:imager_fits_compare>)
 
   # Non-finite input: skipped with a count, the image finite and as with the row flagged.
-  foreach(case inf nan_uvw nan_time)
+  foreach(case inf nan_uvw nan_time nan_weight)
     si_ini(${case} ${si_dir}/${case}.ms "")
     si_ini(${case}_flagged ${si_dir}/${case}_flagged.ms "")
   endforeach()
@@ -53,6 +53,13 @@ if(TARGET imager AND TARGET sim_interferometer AND TARGET imager_ms_poke
   si_test(nan_time_same_image 0 "largest difference" ""
     ${same} ${si_dir}/nan_time.ini ${si_dir}/nan_time_I.fits
     ${si_dir}/nan_time_flagged.ini ${si_dir}/nan_time_flagged_I.fits)
+
+  si_test(nan_weight 0
+    "warning: imager: skipped 2 visibilities with a NaN/Inf value or weight in .*nan_weight.ms" ""
+    ${img} ${si_dir}/nan_weight.ini)
+  si_test(nan_weight_same_image 0 "largest difference" ""
+    ${same} ${si_dir}/nan_weight.ini ${si_dir}/nan_weight_I.fits
+    ${si_dir}/nan_weight_flagged.ini ${si_dir}/nan_weight_flagged_I.fits)
 
   # Ranges: named by key, exit 2, nothing written.
   set(ok_ms ${si_dir}/inf_flagged.ms)
