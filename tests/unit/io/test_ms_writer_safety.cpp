@@ -194,6 +194,38 @@ TEST(MsWriterSafety, WriteFailureIsAnErrorAndChangesNothing) {
   }
 }
 
+// Many dumps of 64 channels (DATA 1.5 MiB in 1 MiB tiles): the write of the first full tile
+// fails inside append_block(); an error, no abort, the writer's temporary removed at once.
+TEST(MsWriterSafety, WriteFailureWhileAppendingIsAnError) {
+  const std::string dir = test_dir();
+  const std::string path = dir + "/big.ms";
+  const auto result = run_in_child(600L << 10, [&](std::string& message) {
+    try {
+      vis::VisMeta meta = small_meta(250);
+      meta.num_channels = 64;
+      meta.frequency_inc_hz = 1e5;
+      MsWriter w(path, meta);
+      for (int t = 0; t < meta.num_times; ++t) {
+        vis::VisBlock<float> b(1, meta.num_channels, 3, meta.pol_mode, true, false);
+        b.set_axes(meta, t, 0);
+        for (std::size_t bl = 0; bl < b.num_baselines(); ++bl) b.uvw(0, bl) = {100.0, 10.0, 1.0};
+        w.append_block(b);
+      }
+      w.finish();
+    } catch (const Error& e) {
+      message = e.what();
+      return 0;
+    }
+    return 1;
+  });
+  EXPECT_TRUE(result.exited) << "ended by signal " << result.signal;
+  EXPECT_EQ(result.exit_code, 0) << result.message;
+  EXPECT_NE(result.message.find(path), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("writing the Measurement Set failed"), std::string::npos)
+      << result.message;
+  EXPECT_EQ(count_entries_starting_with(dir, ""), 0);
+}
+
 // The same failure with the writer destroyed by the caller after the error (the pipeline
 // catches it and unwinds later): still no abort.
 TEST(MsWriterSafety, DestroyingAFailedWriterDoesNotAbort) {
