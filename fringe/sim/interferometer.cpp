@@ -712,11 +712,13 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   const vis::PolMode pol = meta.pol_mode;
 
   const GainCorruption corruption(config.corruption, meta);  // docs/calibration.md
+  // The output scan of the blocks written so far (their writes run one after another);
+  // declared before `pending`, whose destructor waits for a write that still uses it.
+  VisScan scan;
   // The previous block's write; it hands the block back for reuse: allocating (and
   // zero-filling) a block of hundreds of MB for every block cost the GPUs tenths of a second.
   std::future<vis::VisBlock<T>> pending;
   std::optional<vis::VisBlock<T>> spare;
-  VisScan scan;  // of the blocks written so far (their writes run one after another)
   for (const auto& b : plan.blocks) {
     interrupt::throw_if_requested();
     vis::VisBlock<T> block;
