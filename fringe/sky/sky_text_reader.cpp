@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <optional>
 #include <sstream>
@@ -387,43 +388,48 @@ void questionable(const std::string& path, long line, const std::string& why,
   options.diagnostics.warn(format_error(why, ctx));
 }
 
-// Unknown column names are ignored (as OSKAR does) but said; so are duplicates.
+// Unknown column names are ignored (as OSKAR does) but said; so are duplicates. Linear in the
+// number of columns (a header line may be megabytes long), and at most kColumnWarnings
+// warnings, then a count.
 void check_column_names(const std::string& path, long line, const std::vector<Column>& cols,
                         const TextReadOptions& options) {
+  constexpr std::size_t kColumnWarnings = 10;
+  std::size_t count = 0;
+  auto say = [&](const std::string& why) {
+    if (++count <= kColumnWarnings) questionable(path, line, why, options);
+  };
+  std::map<std::string, std::size_t> first_of_name;      // lower-case name -> column index
+  std::map<std::string_view, std::size_t> first_giving;  // single-valued quantity -> index
   for (std::size_t c = 0; c < cols.size(); ++c) {
     const std::string number = "column " + std::to_string(c + 1);
     if (cols[c].name.empty()) {
-      questionable(path, line, number + " of the format header has no name; it is ignored",
-                   options);
-    } else if (cols[c].type == Col::Custom) {
-      questionable(path, line,
-                   number + " '" + cols[c].name +
-                       "' is not a known sky model column name; it is ignored (known: RA, Dec, "
-                       "I, Q, U, V, ReferenceFrequency, SpectralIndex, MajorAxis, ... : "
-                       "docs/reliability/parsers.md)",
-                   options);
+      say(number + " of the format header has no name; it is ignored");
+      continue;
     }
-    for (std::size_t d = 0; d < c; ++d) {
-      if (cols[c].name.empty()) break;
-      const char* q = single_valued_quantity(cols[c].type);
-      if (text::iequals(cols[d].name, cols[c].name)) {
-        questionable(path, line,
-                     "column name '" + cols[c].name + "' appears twice (columns " +
-                         std::to_string(d + 1) + " and " + std::to_string(c + 1) + ")" +
-                         (q ? "; the last one is used" : "; their values are joined"),
-                     options);
-        break;
-      }
-      const char* p = single_valued_quantity(cols[d].type);
-      if (q && p && std::string_view(p) == q) {
-        questionable(path, line,
-                     "columns '" + cols[d].name + "' and '" + cols[c].name + "' both give the " +
-                         q + " (columns " + std::to_string(d + 1) + " and " +
-                         std::to_string(c + 1) + "); the last one is used",
-                     options);
-        break;
-      }
+    if (cols[c].type == Col::Custom) {
+      say(number + " '" + cols[c].name +
+          "' is not a known sky model column name; it is ignored (known: RA, Dec, I, Q, U, V, "
+          "ReferenceFrequency, SpectralIndex, MajorAxis, ... : docs/reliability/parsers.md)");
     }
+    const char* q = single_valued_quantity(cols[c].type);
+    const auto [named, new_name] = first_of_name.try_emplace(text::to_lower(cols[c].name), c);
+    if (!new_name) {
+      say("column name '" + cols[c].name + "' appears twice (columns " +
+          std::to_string(named->second + 1) + " and " + std::to_string(c + 1) + ")" +
+          (q ? "; the last one is used" : "; their values are joined"));
+      continue;
+    }
+    if (!q) continue;
+    const auto [given, new_quantity] = first_giving.try_emplace(q, c);
+    if (!new_quantity) {
+      say("columns '" + cols[given->second].name + "' and '" + cols[c].name + "' both give the " +
+          q + " (columns " + std::to_string(given->second + 1) + " and " + std::to_string(c + 1) +
+          "); the last one is used");
+    }
+  }
+  if (count > kColumnWarnings) {
+    options.diagnostics.warn(path + ":" + std::to_string(line) + ": " + std::to_string(count) +
+                             " warnings in all about the columns of the format header");
   }
 }
 

@@ -126,6 +126,17 @@ TEST(HostileSkyText, UnknownAndDuplicatedColumnsWarnWithTheHeaderLine) {
   EXPECT_HAS(error_of(path, collecting(w, true)), "cols.txt:2: column 4 'Flux'");
 }
 
+TEST(HostileSkyText, HugeHeaderIsCheckedQuicklyAndSummarised) {
+  const auto dir = test::temp_dir();
+  std::string header = "Format = RaD, DecD, I";
+  // 200000 unknown names, 199000 of them repeats: 399000 warnings, 10 of them shown.
+  for (int i = 0; i < 200000; ++i) header += ", x" + std::to_string(i % 1000);
+  std::vector<std::string> w;
+  read_sky_text(test::write_file(dir / "wide.txt", header + "\n"), collecting(w));
+  ASSERT_EQ(w.size(), 11u);
+  EXPECT_HAS(w[10], "wide.txt:1: 399000 warnings in all about the columns");
+}
+
 TEST(HostileSkyText, RepeatedStokesColumnsAreJoinedNotLost) {
   const auto dir = test::temp_dir();
   const auto path = test::write_file(dir / "fint.txt",
