@@ -42,14 +42,6 @@ using fringe::settings::Settings;
 using namespace fringe::sim;
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 
-// The settings file named on the command line (an input of the run: never an output).
-std::string g_settings_file;
-
-// The settings file of `app [options] settings.ini`: the last argument.
-std::string settings_file_argument(int argc, char** argv) {
-  return argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : "";
-}
-
 // The log file (simulator/keep_log_file): its first line is the signature that lets a later
 // run replace it (run_files.h), written under a temporary name and renamed when complete.
 void write_log_file(const std::string& path, const Logger& log) {
@@ -170,7 +162,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
     // written (docs/reliability/sim.md); then the size of the run (--force to override).
     const std::vector<BeamProduct> products = plan_products(config, ids);
     fringe::check_outputs(beam_pattern_outputs(products, config.root_path, config.keep_log_file),
-                          run_inputs(s, g_settings_file));
+                          run_inputs(s, options.settings_file));
     if (config.coordinates == BeamCoordinates::Image) {
       const std::size_t pixels = std::size_t(config.image.width) * std::size_t(config.image.height);
       estimate = beam_pattern_estimate(config, pixels, products);
@@ -216,7 +208,6 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
 }  // namespace
 
 int main(int argc, char** argv) {
-  g_settings_file = settings_file_argument(argc, argv);
   fringe::settings::AppInfo app;
   app.name = "sim_beam_pattern";
   app.oskar_name = "oskar_sim_beam_pattern";

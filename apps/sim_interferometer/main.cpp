@@ -43,14 +43,6 @@ using fringe::Logger;
 using fringe::settings::InputError;
 using fringe::settings::Settings;
 
-// The settings file named on the command line (an input of the run: never an output).
-std::string g_settings_file;
-
-// The settings file of `app [options] settings.ini`: the last argument.
-std::string settings_file_argument(int argc, char** argv) {
-  return argc > 1 && argv[argc - 1][0] != '-' ? argv[argc - 1] : "";
-}
-
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
@@ -201,9 +193,12 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
     const std::string ms = fringe::io::ms_output_path(config.ms_path);
     if (s.get_bool("interferometer/calibrate_output")) {
       calibration = fringe::sim::calibrate_config(s, ms);
+      calibration->force = options.force;
     }
     if (s.get_bool("interferometer/image_output")) {
       imaging = fringe::sim::imager_config(s, ms);
+      imaging->force = options.force;
+      imaging->strict = options.strict;
       // After calibration the corrected data are imaged unless a column was asked for.
       if (calibration && calibration->write_corrected && !s.is_given("image/ms_column")) {
         imaging->ms_column = "CORRECTED_DATA";
@@ -214,7 +209,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
     fringe::check_outputs(
         fringe::sim::interferometer_outputs(config, s, calibration ? &*calibration : nullptr,
                                             imaging ? &*imaging : nullptr),
-        fringe::sim::run_inputs(s, g_settings_file, {ms}));
+        fringe::sim::run_inputs(s, options.settings_file, {ms}));
   } catch (const fringe::interrupt::Cancelled&) {
     throw;
   } catch (const fringe::Error& e) {
@@ -306,7 +301,6 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
 }  // namespace
 
 int main(int argc, char** argv) {
-  g_settings_file = settings_file_argument(argc, argv);
   fringe::settings::AppInfo app;
   app.name = "sim_interferometer";
   app.oskar_name = "oskar_sim_interferometer";

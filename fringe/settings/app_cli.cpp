@@ -236,7 +236,7 @@ int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunc
     if (args.quiet) logger.set_level(LogLevel::Warning);
     try {
       interrupt::install();
-      run(settings, logger, RunOptions{args.strict, args.quiet, args.force});
+      run(settings, logger, RunOptions{args.strict, args.quiet, args.force, path});
       interrupt::throw_if_requested();
     } catch (const interrupt::Cancelled& e) {
       err << "error: " << e.what() << "\n";

@@ -38,9 +38,10 @@ struct AppInfo {
 
 // What the command line asked for, passed on to the run.
 struct RunOptions {
-  bool strict = false;  // --strict: malformed input lines are errors, not warnings
-  bool quiet = false;   // -q
-  bool force = false;   // --force: run although the size estimate exceeds free disk/memory
+  bool strict = false;        // --strict: malformed input lines are errors, not warnings
+  bool quiet = false;         // -q
+  bool force = false;         // --force: run although the size estimate exceeds free disk/memory
+  std::string settings_file;  // the settings file of the run, as given (an input of the run)
 };
 
 // Thrown by a run when its input (a file the settings name) is bad: exit code 2, not 1.

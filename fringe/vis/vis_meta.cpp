@@ -36,7 +36,7 @@ void validate(const VisMeta& meta) {
   require(meta.num_channels > 0, "num_channels must be positive");
   require(meta.num_times > 0, "num_times must be positive");
   require(std::isfinite(meta.start_frequency_hz) && meta.start_frequency_hz > 0.0,
-          "start frequency must be positive");
+          "start frequency (observation/start_frequency_hz) must be positive");
   require(std::isfinite(meta.frequency_inc_hz), "non-finite frequency increment");
   require(std::isfinite(meta.channel_bandwidth_hz) && meta.channel_bandwidth_hz >= 0.0,
           "channel bandwidth must be >= 0");
