@@ -102,6 +102,9 @@ MsColumnWriter::MsColumnWriter(const std::string& path, const std::string& colum
     m.nchan = int(shape(1));
     m.added = !m.table.tableDesc().isColumn(column);
     detail::add_visibility_column(m.table, column, m.npol, m.nchan);
+    // Flushed at once: table.dat then names the new column's storage files, so a process
+    // killed (SIGKILL) before its first flush leaves no orphan files beside a readable MS.
+    if (m.added) m.guarded("adding " + column, [&] { m.table.flush(); });
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {

@@ -98,5 +98,33 @@ TEST(MsColumnWriterSafety, WriteFailureIsAnErrorAndTheMsStaysReadable) {
   }
 }
 
+// A SIGKILL right after the column was added, and again halfway through writing it: the MS
+// still opens and reads, and every storage file in it belongs to a column (SIGKILL cannot be
+// caught; the new column holds whatever casacore had written).
+TEST(MsColumnWriterSafety, SigkillLeavesAReadableMs) {
+  const std::string dir = test_dir();
+  const std::string path = dir + "/in.ms";
+  write_input_ms(path);
+  const std::size_t rows = MsReader(path).num_rows();
+  for (const bool halfway : {false, true}) {
+    const auto result = run_in_child(0, [&](std::string&) {
+      MsColumnWriter w(path, halfway ? "CORRECTED_DATA" : "MODEL_DATA");
+      if (halfway) {
+        const std::vector<Complex<float>> values(rows / 2 * 64 * 4, Complex<float>{1.0f, 0.0f});
+        w.write(0, rows / 2, values);
+      }
+      ::kill(::getpid(), SIGKILL);
+      return 0;
+    });
+    EXPECT_EQ(result.signal, SIGKILL);
+    const std::string column = halfway ? "CORRECTED_DATA" : "MODEL_DATA";
+    MsReader r(path);
+    EXPECT_EQ(r.num_rows(), rows);
+    EXPECT_EQ(r.read_data().size(), rows * 64 * 4);
+    EXPECT_TRUE(r.has_column(column)) << "orphan storage files of " << column;
+    EXPECT_EQ(r.read_data(0, MsReader::kAllRows, column).size(), rows * 64 * 4);
+  }
+}
+
 }  // namespace
 }  // namespace fringe::io
