@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "fringe/core/error.h"
+#include "fringe/io/ms/write_error.h"
 #include "fringe/io/writer_guard.h"
 
 namespace fringe::io {
@@ -133,7 +134,7 @@ void write_gain_table(const std::string& path, const GainTable& t) {
   } catch (const std::exception& e) {
     temp.discard();
     throw table_error(path, std::string("cannot write the gain table (temporary '") + temp.path() +
-                                "' removed): " + e.what());
+                                "' removed): " + detail::write_failure_text(e.what()));
   }
   commit_writer_output(temp);
 }

@@ -13,6 +13,7 @@
 
 #include "fringe/core/error.h"
 #include "fringe/io/ms/ms_column_detail.h"
+#include "fringe/io/ms/write_error.h"
 
 namespace fringe::io {
 
@@ -73,7 +74,7 @@ struct MsColumnWriter::Impl {
     } catch (const Error&) {
       throw;
     } catch (const std::exception& e) {
-      const std::string why = e.what();
+      const std::string why = detail::write_failure_text(e.what());
       throw column_error(path, what + " failed: " + why + undo());
     }
   }

@@ -21,6 +21,7 @@
 #include "fringe/io/ms/ms_column_detail.h"
 #include "fringe/io/ms/ms_path.h"
 #include "fringe/io/ms/ms_tables.h"
+#include "fringe/io/ms/write_error.h"
 #include "fringe/io/writer_guard.h"
 
 namespace fringe::io {
@@ -365,7 +366,7 @@ struct MsWriter::Impl {
     } catch (const std::exception& e) {
       // A casacore write failed (disk full, file too large, I/O error): the temporary MS is
       // incomplete and its tables may hold unwritten buffers; give it up now.
-      const std::string why = e.what();
+      const std::string why = detail::write_failure_text(e.what());
       abandon();
       throw ms_error(final_path, "writing the Measurement Set failed (temporary '" + temp_path +
                                      "' removed): " + why);
@@ -407,7 +408,8 @@ MsWriter::MsWriter(const std::string& name, const vis::VisMeta& meta, Logger* lo
     m.cols = std::make_unique<casacore::MSMainColumns>(*m.ms);
   } catch (const std::exception& e) {
     m.abandon();
-    throw ms_error(m.final_path, std::string("cannot create Measurement Set: ") + e.what());
+    throw ms_error(m.final_path,
+                   "cannot create Measurement Set: " + detail::write_failure_text(e.what()));
   }
 }
 
@@ -436,7 +438,7 @@ void MsWriter::add_history(const std::vector<std::string>& lines, const std::str
   try {
     detail::add_history_rows(*m.ms, lines, origin, m.meta.application);
   } catch (const std::exception& e) {
-    const std::string why = e.what();
+    const std::string why = detail::write_failure_text(e.what());
     m.abandon();
     throw ms_error(m.final_path, "writing HISTORY failed: " + why);
   }
@@ -456,7 +458,7 @@ void MsWriter::finish() {
   try {
     m.close();
   } catch (const std::exception& e) {
-    const std::string why = e.what();
+    const std::string why = detail::write_failure_text(e.what());
     m.abandon();
     throw ms_error(m.final_path, "closing the Measurement Set failed (temporary '" + m.temp_path +
                                      "' removed): " + why);
