@@ -2,8 +2,10 @@
 
 #include <fitsio.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include "fringe/core/error.h"
 
@@ -39,8 +41,39 @@ std::vector<double> read_model_image(const std::string& path, int size, double c
     throw fail("the model image's pixels (CDELT " + std::to_string(cdelt1) + ", " +
                std::to_string(cdelt2) + " deg) differ from the imager's cell (" +
                std::to_string(cell_deg) + " deg)");
-  std::vector<double> pixels(std::size_t(size) * size);
+  // A STOKES axis (FITS WCS paper I, Greisen & Calabretta 2002: value = CRVAL + (k - CRPIX)
+  // CDELT, with 1 = I, 2 = Q, 3 = U, 4 = V, negative for correlations) selects the I plane;
+  // an image without one is refused rather than read as I. Other axes: their first plane.
   long first[4] = {1, 1, 1, 1};
+  for (int axis = 3; axis <= std::min(naxis, 4); ++axis) {
+    const std::string n = std::to_string(axis);
+    char ctype[FLEN_VALUE] = "";
+    int st = 0;
+    fits_read_key(f, TSTRING, ("CTYPE" + n).c_str(), ctype, nullptr, &st);
+    if (st != 0 || std::string(ctype).rfind("STOKES", 0) != 0) continue;
+    double crval = 1.0, crpix = 1.0, cdelt = 1.0;
+    st = 0;
+    fits_read_key(f, TDOUBLE, ("CRVAL" + n).c_str(), &crval, nullptr, &st);
+    st = 0;
+    fits_read_key(f, TDOUBLE, ("CRPIX" + n).c_str(), &crpix, nullptr, &st);
+    st = 0;
+    fits_read_key(f, TDOUBLE, ("CDELT" + n).c_str(), &cdelt, nullptr, &st);
+    long plane = 0;
+    std::string held;
+    for (long k = 1; k <= dims[axis - 1]; ++k) {
+      const double code = crval + (static_cast<double>(k) - crpix) * cdelt;
+      if (std::abs(code - 1.0) < 1e-6) plane = k;
+      const char* names[] = {"I", "Q", "U", "V"};
+      const long c = std::lround(code);
+      held += (held.empty() ? "" : ", ") +
+              (c >= 1 && c <= 4 ? std::string(names[c - 1]) : "code " + std::to_string(c));
+    }
+    if (plane == 0)
+      throw fail("the model image's STOKES axis (axis " + n + ") holds " + held +
+                 ", not Stokes I: expected an I plane");
+    first[axis - 1] = plane;
+  }
+  std::vector<double> pixels(std::size_t(size) * size);
   int anynul = 0;
   double nul = 0.0;
   if (fits_read_pix(f, TDOUBLE, first, static_cast<LONGLONG>(pixels.size()), &nul, pixels.data(),

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <string>
 
 #include "fringe/core/error.h"
@@ -22,6 +23,7 @@
 #include "fringe/imager/non_finite.h"
 #include "fringe/imager/plan.h"
 #include "fringe/imager/run_checks.h"
+#include "fringe/io/fits/fits_image_writer.h"
 #include "imager_test_data.h"
 
 namespace fringe::imager {
@@ -149,6 +151,37 @@ TEST(ImagerSafety, NanModelPixelIsNamed) {
     EXPECT_NE(std::string(e.what()).find("model.fits"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("pixel (4, 6) is NaN"), std::string::npos) << e.what();
   }
+}
+
+// A model image with a STOKES axis: the I plane is the one read, wherever it lies on the axis;
+// an image without an I plane is refused with what it holds.
+void write_stokes_model(const std::string& path, double crval, double cdelt, int planes) {
+  fringe::io::FitsImageHeader h;
+  h.pixel_type = fringe::io::FitsPixelType::Float64;
+  const double cell_deg = kCell * 180.0 / std::numbers::pi;
+  h.axes.push_back({8, "RA---SIN", 0.0, -cell_deg, 5.0, "deg", ""});
+  h.axes.push_back({8, "DEC--SIN", 0.0, cell_deg, 5.0, "deg", ""});
+  h.axes.push_back({1, "FREQ", 100e6, 1e6, 1.0, "Hz", ""});
+  h.axes.push_back({planes, "STOKES", crval, cdelt, 1.0, "", ""});
+  std::vector<double> px;
+  for (int p = 0; p < planes; ++p) px.insert(px.end(), 64, 10.0 * (p + 1));  // plane k: 10 k
+  fringe::io::write_fits_image(path, h, std::span<const double>(px));
+}
+
+TEST(ImagerSafety, ModelImageStokesAxisIsHonoured) {
+  const std::string path = (out_dir() / "stokes_model.fits").string();
+  write_stokes_model(path, 2.0, -1.0, 2);  // planes Q, I: the second is read
+  EXPECT_EQ(read_model_image(path, 8, kCell).at(0), 20.0);
+  write_stokes_model(path, 2.0, 1.0, 2);  // planes Q, U: refused
+  try {
+    read_model_image(path, 8, kCell);
+    FAIL() << "a model image without an I plane was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("holds Q, U, not Stokes I"), std::string::npos)
+        << e.what();
+  }
+  write_stokes_model(path, 1.0, 1.0, 1);  // I only
+  EXPECT_EQ(read_model_image(path, 8, kCell).at(0), 10.0);
 }
 
 ImagerConfig config() {
