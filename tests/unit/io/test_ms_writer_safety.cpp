@@ -149,6 +149,25 @@ TEST(MsWriterSafety, NothingUnderTheFinalNameBeforeFinish) {
   EXPECT_TRUE(fs::is_directory(path));
 }
 
+TEST(MsWriterSafety, FolderThatAppearsDuringTheRunIsNotReplaced) {
+  const std::string dir = test_dir();
+  const std::string path = dir + "/late.ms";
+  const vis::VisMeta meta = small_meta();
+  MsWriter w(path, meta);
+  w.append_block(block_of(meta, 1.0f));
+  fs::create_directories(path);  // the user makes a folder of that name meanwhile
+  std::ofstream(path + "/thesis.tex") << "\\documentclass{book}\n";
+  const auto before = snapshot(dir + "/late.ms");
+  try {
+    w.finish();
+    FAIL() << "expected fringe::Error";
+  } catch (const Error& e) {
+    EXPECT_TRUE(contains(e.what(), "appeared there during the run")) << e.what();
+  }
+  EXPECT_EQ(snapshot(path), before);
+  EXPECT_EQ(count_entries_starting_with(dir, "late.ms.tmp-"), 0);
+}
+
 TEST(MsWriterSafety, SigkillLeavesOnlyATemporaryName) {
   const std::string dir = test_dir();
   const std::string path = dir + "/killed.ms";
