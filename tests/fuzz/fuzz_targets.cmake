@@ -22,9 +22,10 @@ function(fringe_fuzz_target name)
   file(GLOB inputs CONFIGURE_DEPENDS ${fuzz_dir}/corpus/${name}/* ${fuzz_dir}/regressions/${name}/*)
   list(FILTER inputs EXCLUDE REGEX "/README[^/]*$")
   add_test(NAME fuzz.${name}.replay COMMAND fuzz_${name} ${inputs})
-  # As scripts/fuzz: a failed allocation returns null (CFITSIO checks), outside ASan too.
+  # As scripts/fuzz: a failed allocation returns null (CFITSIO checks), outside ASan too; the
+  # suppressions of the libraries' own findings (ignored without sanitizers).
   set_tests_properties(fuzz.${name}.replay PROPERTIES LABELS ${label}
-    ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1")
+    ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1;LSAN_OPTIONS=suppressions=${fuzz_dir}/lsan.supp;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=${fuzz_dir}/ubsan.supp")
 endfunction()
 
 fringe_fuzz_target(ini SOURCES fuzz_ini.cpp DEPS fringe::settings)
