@@ -100,6 +100,11 @@ constexpr double kMaxLogAmplitudeStd = 2.0, kMaxLogAmplitudeStepStd = 1.0;
 
 }  // namespace
 
+double double_in_range(const Settings& s, const std::string& key, double lo, double hi,
+                       const std::string& what) {
+  return in_range(s, key, s.get_double(key), lo, hi, what);
+}
+
 std::vector<int> cuda_device_ids(const Settings& s) {
   std::vector<int> ids;
   if (!s.get_bool("simulator/use_gpus") || s.is_word("simulator/cuda_device_ids", "all"))

@@ -22,6 +22,11 @@ std::vector<int> cuda_device_ids(const settings::Settings& s);
 // An IntRangeExt value with the word "auto" (e.g. simulator/num_devices): 0 for auto; negative
 // values are refused naming the key.
 int int_or_auto(const settings::Settings& s, const std::string& key);
+
+// The double value of key, which must be finite and in [lo, hi]; otherwise fringe::Error
+// naming the key, its value and the range ("expected <what> in [lo, hi]").
+double double_in_range(const settings::Settings& s, const std::string& key, double lo, double hi,
+                       const std::string& what);
 sky::SkyConfig sky_config(const settings::Settings& s);
 sky::SkyGeometry sky_geometry(const ObservationConfig& observation);
 

@@ -268,21 +268,32 @@ void check_numerical_patterns(const jones::StationBeamConfig& beam,
   }
 }
 
+// Element errors (OSKAR's array_pattern/element keys). Limits (docs/reliability/sim.md): a
+// gain factor of 1e3 or a standard deviation of 1e3 is already far outside any real array;
+// beyond, products overflow to Inf. Phases and orientations: 1e5 deg; lengths: 1e4 m.
 telescope::ElementErrorConfig element_error_config(const Settings& s) {
   const std::string k = "telescope/aperture_array/array_pattern/element/";
+  constexpr double kMaxGain = 1e3, kMaxDeg = 1e5, kMaxMetres = 1e4;
+  auto value = [&](const std::string& key, double lo, double hi, const std::string& what) {
+    return double_in_range(s, k + key, lo, hi, what);
+  };
   telescope::ElementErrorConfig c;
-  c.position_error_xy_m = s.get_double(k + "position_error_xy_m");
+  c.position_error_xy_m = value("position_error_xy_m", 0.0, kMaxMetres, "a length (m)");
   c.seed_position_xy = noise_seed(s, k + "seed_position_xy_errors");
   for (int f = 0; f < 2; ++f) {
     const std::string x = f == 0 ? "x_" : "y_";
     const auto i = std::size_t(f);
-    c.gain[i] = s.get_double(k + x + "gain");
-    c.gain_error_fixed[i] = s.get_double(k + x + "gain_error_fixed");
-    c.gain_error_time[i] = s.get_double(k + x + "gain_error_time");
-    c.phase_error_fixed_rad[i] = s.get_double(k + x + "phase_error_fixed_deg") * kDeg;
-    c.phase_error_time_rad[i] = s.get_double(k + x + "phase_error_time_deg") * kDeg;
-    c.cable_length_error_m[i] = s.get_double(k + x + "cable_length_error_m");
-    c.orientation_error_rad[i] = s.get_double(k + x + "orientation_error_deg") * kDeg;
+    c.gain[i] = value(x + "gain", -kMaxGain, kMaxGain, "a gain factor");
+    c.gain_error_fixed[i] = value(x + "gain_error_fixed", 0.0, kMaxGain, "a standard deviation");
+    c.gain_error_time[i] = value(x + "gain_error_time", 0.0, kMaxGain, "a standard deviation");
+    c.phase_error_fixed_rad[i] =
+        value(x + "phase_error_fixed_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+    c.phase_error_time_rad[i] =
+        value(x + "phase_error_time_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+    c.cable_length_error_m[i] =
+        value(x + "cable_length_error_m", 0.0, kMaxMetres, "a standard deviation (m)");
+    c.orientation_error_rad[i] =
+        value(x + "orientation_error_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
     std::string seed = k + "seed_";
     seed += x;
     c.seed_gain[i] = noise_seed(s, seed + "gain_errors");

@@ -86,6 +86,28 @@ TEST(SimSafety, RangesNameTheKeyAndValue) {
   EXPECT_EQ(error_with("interferometer/gain_corruption/amplitude_std", "0.5"), "");
 }
 
+TEST(SimSafety, ElementErrorSettingsAreRangeChecked) {
+  const std::string k = "telescope/aperture_array/array_pattern/element/";
+  auto message = [&](const std::string& key, const std::string& value) -> std::string {
+    Settings s = observation_settings();
+    s.set(k + key, value);
+    try {
+      (void)fringe::sim::element_error_config(s);
+    } catch (const fringe::Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string m = message("x_gain", "1e308");
+  EXPECT_NE(m.find("'" + k + "x_gain' = '1e308'"), std::string::npos) << m;
+  EXPECT_NE(m.find("[-1000, 1000]"), std::string::npos) << m;
+  EXPECT_NE(message("y_gain_error_time", "-1"), "");
+  EXPECT_NE(message("x_phase_error_fixed_deg", "1e300"), "");
+  EXPECT_NE(message("position_error_xy_m", "1e300"), "");
+  EXPECT_EQ(message("x_gain", "1.5"), "");
+  EXPECT_EQ(message("y_cable_length_error_m", "0.01"), "");
+}
+
 fringe::vis::VisBlock<double> small_block() {
   fringe::vis::VisBlock<double> b(2, 3, 4, fringe::vis::PolMode::Full, true, false);
   b.start_time_index = 10;
