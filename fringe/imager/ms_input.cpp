@@ -87,6 +87,11 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
       throw Error::in_file(path, 0, "the Measurement Set has no column " + cfg.ms_column);
     const std::vector<double> all_freqs = ms.channel_frequencies_hz();
     const std::vector<double> widths = ms.channel_widths_hz();
+    if (widths.size() != all_freqs.size())  // found by fuzz_ms_metadata (tests/fuzz)
+      throw Error::in_file(path, 0,
+                           "SPECTRAL_WINDOW has " + std::to_string(all_freqs.size()) +
+                               " CHAN_FREQ values but " + std::to_string(widths.size()) +
+                               " CHAN_WIDTH values");
     std::vector<int> sel;
     std::vector<double> sel_f;
     for (int c = 0; c < static_cast<int>(all_freqs.size()); ++c)
@@ -129,6 +134,19 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
     if (!psf) fd.data = ms.read_data(0, io::MsReader::kAllRows, cfg.ms_column);
     fd.flag = ms.read_flag();
     fd.weight = ms.read_weight();
+    // The sizes the metadata promise are those read, or the loops below index past the cells
+    // (found by fuzz_ms_metadata, tests/fuzz).
+    const std::size_t ncells =
+        time.size() * std::size_t(std::max(fd.nchan_ms, 0)) * std::size_t(std::max(fd.npol, 0));
+    if (fd.nchan_ms != static_cast<int>(all_freqs.size()) || fd.npol < 1 ||
+        fd.npol != static_cast<int>(corr.size()) || fd.flag.size() != ncells ||
+        (!psf && fd.data.size() != ncells) || fd.weight.size() != time.size() * fd.npol)
+      throw Error::in_file(path, 0,
+                           "inconsistent Measurement Set: NUM_CHAN " + std::to_string(fd.nchan_ms) +
+                               " with " + std::to_string(all_freqs.size()) +
+                               " CHAN_FREQ values, NUM_CORR " + std::to_string(fd.npol) + " with " +
+                               std::to_string(corr.size()) +
+                               " CORR_TYPE values, or DATA/FLAG/WEIGHT cells of another shape");
     for (std::size_t r = 0; r < time.size(); ++r) {
       if (a1[r] == a2[r]) continue;
       if (!std::isfinite(time[r])) {  // would break the (baseline, time) sort and the plan

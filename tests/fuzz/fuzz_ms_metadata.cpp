@@ -5,10 +5,11 @@
 // Measurement Set, which this harness writes through casacore with inconsistent metadata:
 // NUM_CHAN / NUM_CORR disagreeing with CHAN_FREQ / CORR_TYPE and the DATA cells, missing or
 // empty subtable rows, undefined cells, PHASE_DIR of any shape, variable-shape DATA/FLAG/WEIGHT
-// cells, any ANTENNA1/2 values. MsReader must answer every call with values or an exception
-// naming the MS: a fringe::Error, or a casacore::AipsError, whose messages name the table
-// (e.g. "no array in row 1 in column CHAN_FREQ of table <ms>/SPECTRAL_WINDOW"). Crashes,
-// out-of-bounds reads, leaks, undefined behaviour and other exceptions are findings.
+// cells, any ANTENNA1/2 values. MsReader, and the imager's read of the MS
+// (fuzz_ms_imager_read.cpp: channel, correlation and row selection), must answer every call with
+// values or an exception naming the MS: a fringe::Error, or a casacore::AipsError, whose messages
+// name the table (e.g. "no array in row 1 in column CHAN_FREQ of table <ms>/SPECTRAL_WINDOW").
+// Crashes, out-of-bounds reads, leaks, undefined behaviour and other exceptions are findings.
 // C++17, like fringe::io_ms (casacore 3.5's headers are not C++20-clean).
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Vector.h>
@@ -25,6 +26,11 @@
 
 #include "fringe/io/ms/ms_reader.h"
 #include "tests/fuzz/fuzz_support.h"
+
+namespace fringe::fuzz {
+// fuzz_ms_imager_read.cpp: the imager's read of the MS for image product `product` (0..4).
+void imager_read(const std::string& ms_path, int product);
+}  // namespace fringe::fuzz
 
 namespace {
 using casacore::IPosition;
@@ -223,5 +229,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       expect_clean_failure("ms read_weight", [&] { (void)ms.read_weight(start); });
     }
   });
+  // The imager's selections from this metadata (its reader opens the MS itself).
+  const int product = static_cast<int>(in.small(5));
+  expect_clean_failure("imager read", [&] { fringe::fuzz::imager_read(path, product); });
   return 0;
 }

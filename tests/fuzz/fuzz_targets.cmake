@@ -38,5 +38,7 @@ fringe_fuzz_target(tm SOURCES fuzz_tm.cpp DEPS fringe::telescope)
 fringe_fuzz_target(fits SOURCES fuzz_fits.cpp ${PROJECT_SOURCE_DIR}/fringe/imager/model_image.cpp
   DEPS fringe::sky PkgConfig::CFITSIO)
 target_compile_features(fuzz_fits PRIVATE cxx_std_20)
-fringe_fuzz_target(ms_metadata SOURCES fuzz_ms_metadata.cpp DEPS fringe::io_ms PkgConfig::CASACORE)
-set_target_properties(fuzz_ms_metadata PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON)
+# fuzz_ms_metadata.cpp includes casacore (C++17); fuzz_ms_imager_read.cpp the imager (C++20).
+fringe_fuzz_target(ms_metadata SOURCES fuzz_ms_metadata.cpp fuzz_ms_imager_read.cpp
+  DEPS fringe::io_ms fringe::imager PkgConfig::CASACORE)
+set_source_files_properties(${fuzz_dir}/fuzz_ms_metadata.cpp PROPERTIES COMPILE_OPTIONS -std=c++17)
