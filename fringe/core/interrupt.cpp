@@ -1,11 +1,13 @@
 #include "fringe/core/interrupt.h"
 
-#include <pthread.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -18,7 +20,6 @@ namespace {
 
 struct State {
   std::mutex mutex;
-  std::condition_variable changed;  // critical sections closing
   std::map<int, std::string> temporaries;
   int next_id = 0;
   int critical = 0;  // open CriticalSections
@@ -65,24 +66,43 @@ void write_stderr(const std::string& s) {
   ::_exit(128 + sig);
 }
 
-void watcher(sigset_t set) {
+// The self-pipe: the signal handler writes the signal number into it (write() is
+// async-signal-safe), the watcher thread reads it and does the work no handler may do.
+int g_pipe[2] = {-1, -1};
+
+extern "C" void on_signal(int sig) {
+  const int saved = errno;
+  const unsigned char b = static_cast<unsigned char>(sig);
+  const ssize_t n = ::write(g_pipe[1], &b, 1);
+  (void)n;
+  errno = saved;
+}
+
+// Waits up to timeout_ms for a byte from the pipe; returns the signal number or 0.
+int next_signal(int timeout_ms) {
+  pollfd p{g_pipe[0], POLLIN, 0};
+  const int r = ::poll(&p, 1, timeout_ms);
+  if (r <= 0) return 0;
+  unsigned char b = 0;
+  return ::read(g_pipe[0], &b, 1) == 1 ? b : 0;
+}
+
+void watcher() {
   int sig = 0;
-  if (::sigwait(&set, &sig) != 0) return;
+  while (sig == 0) sig = next_signal(-1);
   g_signal.store(sig);
   State& s = state();
   // Wait for the run to stop by itself (it polls requested()), then end the process. A
   // second signal cuts the grace time short; an open CriticalSection is always waited for.
   const auto deadline = std::chrono::steady_clock::now() + s.grace;
-  std::atomic<bool> second{false};
-  std::thread([set, &second] {
-    int sig2 = 0;
-    if (::sigwait(&set, &sig2) == 0) second.store(true);
-  }).detach();
-  std::unique_lock<std::mutex> lock(s.mutex);
-  while (s.critical > 0 || (std::chrono::steady_clock::now() < deadline && !second.load())) {
-    s.changed.wait_for(lock, std::chrono::milliseconds(20));
+  bool second = false;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(s.mutex);
+      if (s.critical == 0 && (second || std::chrono::steady_clock::now() >= deadline)) break;
+    }
+    if (next_signal(20) != 0) second = true;
   }
-  lock.unlock();
   finish(sig);
 }
 
@@ -97,15 +117,21 @@ void install(std::chrono::milliseconds grace) {
   bool expected = false;
   if (!g_installed.compare_exchange_strong(expected, true)) return;
   state().grace = grace;
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGHUP);
-  // Blocked here and in every thread started later (they inherit the mask), so only the
-  // watcher's sigwait() receives them.
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  std::thread(watcher, set).detach();
+  if (::pipe2(g_pipe, O_CLOEXEC) != 0) return;
+  // A handler, not a blocked mask and sigwait(): threads that libraries start with their own
+  // masks (the CUDA driver's, for one) would otherwise take the signal's default action and
+  // kill the process without cleaning up. A signal inherited as ignored (nohup's SIGHUP,
+  // SIGINT of a background job in a script) stays ignored, as the parent intended.
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(sig, &sa, nullptr);
+  }
+  std::thread(watcher).detach();
 }
 
 bool installed() { return g_installed.load(); }
@@ -145,7 +171,6 @@ CriticalSection::~CriticalSection() {
     std::lock_guard<std::mutex> lock(s.mutex);
     --s.critical;
   }
-  s.changed.notify_all();
 }
 
 }  // namespace fringe::interrupt

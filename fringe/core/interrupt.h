@@ -1,16 +1,16 @@
 // SIGINT / SIGTERM / SIGHUP handling for the apps (docs/reliability.md).
 //
-// install() blocks the three signals in the calling thread (call it before any other thread
-// starts, so every thread inherits the mask) and starts one watcher thread that waits for
-// them with sigwait(). On a signal the watcher:
+// install() sets a handler for the three signals (one that only writes the signal number
+// into a pipe: async-signal-safe, whichever thread the kernel picks) and starts one watcher
+// thread that reads the pipe. On a signal the watcher:
 //  1. sets requested(): the run polls it at block/interval boundaries (throw_if_requested())
 //     and unwinds with interrupt::Cancelled, whose destructors remove temporaries;
 //  2. waits up to the grace time for the run to finish by itself, and for as long as a
 //     CriticalSection is open (an in-place update of an input that must end cleanly);
 //  3. removes every registered temporary path and ends the process with _exit(128 + signal).
 // A second signal skips the grace time (not an open CriticalSection).
-// Without install() (library use, unit tests) requested() stays false unless request() is
-// called, and nothing is blocked.
+// A signal inherited as ignored stays ignored. Without install() (library use, unit tests)
+// requested() stays false unless request() is called.
 #pragma once
 
 #include <chrono>

@@ -93,3 +93,30 @@ TEST(Interrupt, CriticalSectionIsWaitedFor) {
 }
 
 }  // namespace
+
+namespace {
+
+// A signal the process inherits as ignored (nohup's SIGHUP) stays ignored; SIGTERM still stops.
+TEST(Interrupt, InheritedIgnoredSignalStaysIgnored) {
+  const fs::path d = scratch("c");
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGHUP, SIG_IGN);
+    intr::install(std::chrono::milliseconds(50));
+    std::ofstream(d / "started") << "";
+    for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  while (!fs::exists(d / "started")) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ::kill(pid, SIGHUP);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  int status = 0;
+  EXPECT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "SIGHUP ended a process that ignored it";
+  ::kill(pid, SIGTERM);
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  fs::remove_all(d);
+}
+
+}  // namespace

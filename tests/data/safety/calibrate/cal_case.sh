@@ -59,8 +59,12 @@ case $mode in
     sig=${mode#sig}
     sig=${sig^^}
     log=$dir/run.log
+    # Job control on: without it a script's background job starts with SIGINT ignored (POSIX),
+    # and fringe keeps a signal it inherits as ignored ignored (docs/reliability.md).
+    set -m
     "$cal" "$ini" >"$log" 2>&1 &
     pid=$!
+    set +m
     for _ in $(seq 1 500); do
       grep -q 'times 2\.\.2' "$log" 2>/dev/null && break
       kill -0 $pid 2>/dev/null || break
