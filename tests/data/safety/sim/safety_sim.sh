@@ -261,7 +261,7 @@ case $case in
     [ -z "$(ls bp_* 2>/dev/null)" ] || fail "files were written: $(ls bp_*)"
     no_temporaries ;;
   bp_sigterm)
-    set_key bp.ini beam_image/size 256
+    set_key bp.ini beam_pattern/beam_image/size 256
     set_key bp.ini observation/num_time_steps 200
     set_key bp.ini observation/num_channels 10
     terminate_after_a_second "$bp" -q bp.ini
