@@ -100,14 +100,19 @@ IniFile read_ini(const std::string& path) {
 std::string suggest_key(const Schema& schema, std::string_view unknown) {
   std::string best;
   size_t best_d = std::string::npos;
+  const size_t limit = std::max<size_t>(3, unknown.size() / 3);
   for (const auto& key : schema.setting_keys()) {
+    // The distance is at least the length difference: skip keys that cannot win or be
+    // accepted (same result; a long unknown key no longer costs seconds: found by fuzz_ini).
+    const size_t len_diff =
+        std::max(unknown.size(), key.size()) - std::min(unknown.size(), key.size());
+    if (len_diff >= best_d || len_diff > limit) continue;
     size_t d = edit_distance(unknown, key);
     if (d < best_d) {
       best_d = d;
       best = key;
     }
   }
-  const size_t limit = std::max<size_t>(3, unknown.size() / 3);
   if (!best.empty() && best_d <= limit) return best;
   // Same last part under a different group (e.g. a key given in the wrong [group]).
   const size_t slash = unknown.rfind('/');
