@@ -1,7 +1,8 @@
-# Fuzz targets (docs/reliability/fuzzing.md), included by cmake/FringeSanitize.cmake. fuzz_<name> is a libFuzzer binary when
-# FRINGE_FUZZ is on (clang, scripts/fuzz), else a replay program (replay_main.cpp). Either way
-# the test fuzz.<name>.replay runs it on the checked-in seed corpus (corpus/<name>/) and the
-# crash regressions (regressions/<name>/): label fuzz in the fuzzing build, unit otherwise.
+# Fuzz targets (docs/reliability/fuzzing.md), included by cmake/FringeSanitize.cmake.
+# fuzz_<name> is a libFuzzer binary when FRINGE_FUZZ is on (clang, scripts/fuzz), else a replay
+# program (replay_main.cpp). Either way the test fuzz.<name>.replay runs it on the checked-in
+# seed corpus (corpus/<name>/) and the crash regressions (regressions/<name>/): label fuzz in the
+# fuzzing build, unit otherwise.
 set(fuzz_dir ${CMAKE_CURRENT_LIST_DIR})
 
 function(fringe_fuzz_target name)
