@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -95,6 +97,18 @@ inline int count_entries_starting_with(const std::string& dir, const std::string
     if (e.path().filename().string().rfind(prefix, 0) == 0) ++n;
   }
   return n;
+}
+
+// A fresh folder for the running GoogleTest test in the build tree:
+// <build>/tests/<group>/<suite>_<test> (removed first if an earlier run left it).
+inline std::string fresh_test_dir(const std::string& group) {
+  namespace fs = std::filesystem;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / group /
+                       (std::string(info->test_suite_name()) + "_" + info->name());
+  fs::remove_all(dir);  // (the test's own folder in the build tree)
+  fs::create_directories(dir);
+  return dir.string();
 }
 
 }  // namespace fringe::test

@@ -21,14 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::run_in_child;
 
-std::string test_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / "tmp_io_column_safety" /
-                       (std::string(info->test_suite_name()) + "_" + info->name());
-  fs::remove_all(dir);  // (the test's own folder in the build tree)
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string test_dir() { return test::fresh_test_dir("tmp_io_column_safety"); }
 
 // An MS of 3 stations, 64 channels and 40 dumps (120 rows; DATA 240 KiB).
 void write_input_ms(const std::string& path) {

@@ -23,14 +23,7 @@ using test::count_entries_starting_with;
 using test::run_in_child;
 using test::snapshot;
 
-std::string test_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / "tmp_io_gain_safety" /
-                       (std::string(info->test_suite_name()) + "_" + info->name());
-  fs::remove_all(dir);  // (the test's own folder in the build tree)
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string test_dir() { return test::fresh_test_dir("tmp_io_gain_safety"); }
 
 GainTable gains(std::size_t rows, double value = 1.0) {
   GainTable t;

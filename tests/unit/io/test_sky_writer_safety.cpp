@@ -19,14 +19,7 @@ namespace fs = std::filesystem;
 using test::count_entries_starting_with;
 using test::snapshot;
 
-std::string test_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / "tmp_io_sky_safety" /
-                       (std::string(info->test_suite_name()) + "_" + info->name());
-  fs::remove_all(dir);  // (the test's own folder in the build tree)
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string test_dir() { return test::fresh_test_dir("tmp_io_sky_safety"); }
 
 SkyModel one_source(double flux) {
   SkyModel sky;
