@@ -11,27 +11,11 @@
 # Prints "ok: CASE" and exits 0, or prints what failed (with the app's output) and exits 1.
 set -u
 case=$1 work=$2 sim=$3 tm=$4
+lib=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/case_lib.sh
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+# shellcheck source=../case_lib.sh
+source "$lib"
 
-fail() {
-  echo "FAIL ($case): $*"
-  echo "--- stdout"; cat out.txt 2>/dev/null
-  echo "--- stderr"; cat err.txt 2>/dev/null
-  exit 1
-}
-run() {  # EXPECTED_RC COMMAND...: runs it, stdout/stderr into out.txt/err.txt
-  local want=$1
-  shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" = "$want" ] || fail "exit code $rc, expected $want: $*"
-}
-stderr_has() { grep -Eq -- "$1" err.txt || fail "stderr does not match /$1/"; }
-no_temporaries() {
-  local left
-  left=$(find . -name '*.tmp-*')
-  [ -z "$left" ] || fail "temporaries left behind: $left"
-}
 tree_sum() { (cd "$1" && find . -type f ! -name table.lock -exec md5sum {} + | sort); }
 
 printf '# RA, Dec [deg], Stokes I [Jy]\n60.0 -30.0 1.0\n' >sky.osm

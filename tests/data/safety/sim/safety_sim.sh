@@ -5,29 +5,11 @@
 # Prints "ok: CASE" and exits 0, or prints what failed (with the app's output) and exits 1.
 set -u
 case=$1 work=$2 sim=$3 bp=$4 tm=$5
+lib=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/case_lib.sh
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+# shellcheck source=../case_lib.sh
+source "$lib"
 
-fail() {
-  echo "FAIL ($case): $*"
-  echo "--- stdout"; cat out.txt 2>/dev/null
-  echo "--- stderr"; cat err.txt 2>/dev/null
-  exit 1
-}
-run() {  # EXPECTED_RC COMMAND...: runs it, stdout/stderr into out.txt/err.txt
-  local want=$1
-  shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" = "$want" ] || fail "exit code $rc, expected $want: $*"
-}
-stderr_has() { grep -Eq -- "$1" err.txt || fail "stderr does not match /$1/"; }
-log_has() { cat out.txt err.txt | grep -Eq -- "$1" || fail "the log does not match /$1/"; }
-no_temporaries() {
-  local left
-  left=$(find . -name '*.tmp-*')
-  [ -z "$left" ] || fail "temporaries left behind: $left"
-}
-absent() { [ ! -e "$1" ] || fail "'$1' exists but must not"; }
 
 # set_key FILE SECTION/KEY VALUE: replaces KEY's line, or appends a [SECTION] with it.
 set_key() {
