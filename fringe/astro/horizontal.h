@@ -1,7 +1,7 @@
 // Host wrappers: RA/Dec -> hour angle, az/el, ENU direction cosines and parallactic angle at a
 // station, one source or arrays of sources. Angles in radians. The per-element formulas are in
 // horizontal_math.h and parallactic_math.h (shared with GPU kernels). OSKAR's conventions
-// (oskar-compat.md 4.2, 11): RA/Dec are used as apparent coordinates, the local hour angle is
+// (docs/conventions.md, "Time"): RA/Dec are used as apparent coordinates, the local hour angle is
 // H = GAST + lon - RA with GAST from time.h, lon/lat the station's geodetic longitude/latitude.
 #pragma once
 

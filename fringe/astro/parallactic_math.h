@@ -3,8 +3,8 @@
 // source between the directions to the North celestial pole and to the zenith, positive
 // towards East (Smart, "Textbook on Spherical Astronomy", sec. 29; ERFA eraHd2pa). ha is the
 // local hour angle GAST + lon - RA, lat the station's geodetic latitude (rad).
-// R = [[cos psi, -sin psi], [sin psi, cos psi]] (oskar-compat.md 4.2), applied per station and
-// source in full-polarisation mode, E * R.
+// R = [[cos psi, -sin psi], [sin psi, cos psi]] (docs/conventions.md, "Phase sign and the
+// measurement equation"), applied per station and source in full-polarisation mode, E * R.
 #pragma once
 
 #include <cmath>

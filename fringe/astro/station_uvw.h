@@ -1,7 +1,7 @@
 // Station (u, v, w) for all stations of an array at one time (host). Units: metres, radians.
-// Conventions and formula: station_uvw_math.h (oskar-compat.md section 4.3). The ECEF offsets
-// are station ECEF minus array-centre ECEF (use the true positions for simulation and the
-// measured positions for the written UVW, oskar-compat.md 4.5).
+// Conventions and formula: station_uvw_math.h (docs/conventions.md, "Coordinates and (u, v, w)").
+// The ECEF offsets are station ECEF minus array-centre ECEF (use the true positions for simulation
+// and the measured positions for the written UVW, same section).
 #pragma once
 
 #include <span>

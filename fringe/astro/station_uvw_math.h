@@ -4,7 +4,8 @@
 // Greenwich apparent hour angle H0 = GAST - RA0 and declination dec0 of the phase centre.
 // Output (metres): u towards East, v towards North (on the plane of the sky), w towards the
 // phase centre. Thompson, Moran & Swenson, "Interferometry and Synthesis in Radio Astronomy",
-// 3rd ed., eq. 4.1 (with Greenwich hour angle and ECEF axes), as in oskar-compat.md 4.3:
+// 3rd ed., eq. 4.1 (with Greenwich hour angle and ECEF axes), as in docs/conventions.md,
+// "Coordinates and (u, v, w)":
 //   u = x sinH0 + y cosH0
 //   v = -sin(dec0) cosH0 x + sin(dec0) sinH0 y + cos(dec0) z
 //   w = cos(dec0) cosH0 x - cos(dec0) sinH0 y + sin(dec0) z

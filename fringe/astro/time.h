@@ -1,4 +1,4 @@
-// Time scales and sidereal time with OSKAR's conventions (oskar-compat.md sections 4.3, 11).
+// Time scales and sidereal time with OSKAR's conventions (docs/conventions.md, "Time").
 // Units: MJD in days (Modified Julian Date = JD - 2400000.5), angles in radians.
 // UTC is used as UT1 (no DUT1 correction), exactly as OSKAR does; sidereal times are the IAU
 // 1982 GMST polynomial plus the low-precision equation of the equinoxes of the US Naval

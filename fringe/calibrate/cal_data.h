@@ -1,7 +1,7 @@
 // Calibration of one solution cell (a solution interval x a channel group): its visibilities,
 // the station flags, the normal equations of the scalar and diagonal cases (stefcal.h), the
 // full-Jones StEFCal, the reference phase, residuals and the inverse application of the
-// gains (CORRECTED_DATA). Conventions: R_pq = G_p M_pq G_q^H (DESIGN.md section 4), rows with
+// gains (CORRECTED_DATA). Conventions: R_pq = G_p M_pq G_q^H (docs/calibration.md), rows with
 // station1 = p != station2 = q in any order, pols XX, XY, YX, YY (or one value).
 #pragma once
 

@@ -1,5 +1,6 @@
 // Per-element formulas of StEFCal shared by the CPU and CUDA back ends (FRINGE_HD), so both
-// evaluate the same expressions (DESIGN.md section 5). Notation as in stefcal.h.
+// evaluate the same expressions (docs/architecture.md, "Compute back ends"). Notation as in
+// stefcal.h.
 #pragma once
 
 #include "fringe/core/complex.h"

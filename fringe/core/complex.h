@@ -166,7 +166,7 @@ FRINGE_HD_INLINE Complex<T> polar(T r, T phase) {
 }
 // exp(i phase) for a phase formed in double: the phase is reduced to [-pi, pi] in double
 // before the (possibly single precision) sincos, so large phases keep their accuracy in
-// float (DESIGN.md section 5).
+// float (docs/architecture.md, "Compute back ends").
 template <typename T>
 FRINGE_HD_INLINE Complex<T> exp_i_reduced(double phase) {
   constexpr double two_pi = 6.283185307179586476925286766559;

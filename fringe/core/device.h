@@ -1,6 +1,6 @@
 // What the machine offers to compute on: CPU threads and CUDA GPUs (name, memory, compute
 // capability, multiprocessors), and a small Device value naming one of them for the compute
-// back ends (DESIGN.md section 5). Memory sizes are in bytes.
+// back ends (docs/architecture.md, "Compute back ends"). Memory sizes are in bytes.
 #pragma once
 
 #include <cstddef>

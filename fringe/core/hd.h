@@ -1,5 +1,5 @@
 // FRINGE_HD marks functions that compile for both host and device (CUDA), so the CPU and
-// GPU back ends evaluate the same per-element formulas (DESIGN.md section 5).
+// GPU back ends evaluate the same per-element formulas (docs/architecture.md, "Compute back ends").
 #pragma once
 
 #if defined(__CUDACC__)

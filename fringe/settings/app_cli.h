@@ -1,4 +1,4 @@
-// The command line shared by fringe's settings-driven apps (OSKAR's, oskar-compat.md 1.3):
+// The command line shared by fringe's settings-driven apps (OSKAR's; docs/settings.md):
 //   app [-q] [--strict] settings.ini    validate the file, then run
 //   app --get settings.ini key          print the value (or default) of key
 //   app --set settings.ini key [value]  set key (reset to default without value): only the

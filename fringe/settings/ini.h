@@ -1,4 +1,4 @@
-// OSKAR-compatible INI settings files (oskar-compat.md section 1.2).
+// OSKAR-compatible INI settings files (docs/settings.md).
 // Reading: lines are trimmed; "[group]" starts a group; a line with '=' splits at the first
 // '=' into key and value (both trimmed: unlike OSKAR, "key = value" works); the full key is
 // group/key unless the group is General; '\' and '.' in keys become '/'; "[General] app="

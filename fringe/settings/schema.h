@@ -1,5 +1,5 @@
 // The settings schema: the tree of settings declared in OSKAR's XML vocabulary
-// (oskar-compat.md section 1.1).
+// (docs/settings.md).
 //   <root>                       document root (optional)
 //   <s k="..">                   a setting or group (aliases setting, key; attribute key)
 //       required/req/r="true|yes", priority/p="1",

@@ -1,4 +1,4 @@
-// The value types of OSKAR's settings schema (oskar-compat.md section 1.1) and their rules.
+// The value types of OSKAR's settings schema (docs/settings.md) and their rules.
 // A SettingType is built from a <type name=".." default="..">params</type> element; it
 // checks a value's text and turns it into the normalised text that is stored, written to
 // INI files and compared (e.g. OptionList "g" -> "Gaussian beam", Bool "ON" -> "true").
