@@ -1,4 +1,4 @@
-// MainWindow: fringe's desktop application (OSKAR's GUI, oskar-compat.md section 7, plus
+// MainWindow: fringe's desktop application (OSKAR's GUI, docs/gui.md, plus
 // validation and results). App selector, Run button and working folder at the top; the
 // settings tree with its search filter on the left; results (outputs, station layout, uv
 // coverage, FITS image) on the right; validation problems below. Menus: File (open, save,

@@ -1,5 +1,5 @@
 // SettingsModel: a two-column Qt item model (label or key | value) over fringe::settings
-// Settings, in the schema's tree order. It shows OSKAR's GUI cues (oskar-compat.md 7):
+// Settings, in the schema's tree order. It shows OSKAR's GUI cues (docs/gui.md):
 // required-but-unset settings (and every group above one) are highlighted; non-default values
 // use the palette's link colour; settings whose dependencies are not met are greyed and
 // read-only; tooltips carry the description. Every accepted edit is written through to the

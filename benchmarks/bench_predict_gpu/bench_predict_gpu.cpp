@@ -127,7 +127,8 @@ DevicePeak device_peak(int device) {
   return d;
 }
 
-// Station geometry of one dump: (u, v, w) and offset-ECEF x, y (oskar-compat.md 4.3).
+// Station geometry of one dump: (u, v, w) and offset-ECEF x, y (docs/conventions.md, "Coordinates
+// and (u, v, w)").
 struct Stations {
   std::vector<double> x, y, z;  // offset ECEF (m)
 };

@@ -5,8 +5,8 @@ with astropy.wcs (wcslib) and astropy.coordinates only:
   * Equatorial: the world coordinate of the brightest pixel is the phase centre; pixels at
     known offsets map to the RA/Dec of the SIN projection with the pixel size OSKAR's rule
     gives (asin(2 sin(fov/2)/N)); the value there is the Gaussian of the angular distance
-    from the phase centre (exp(-sin^2 d / (2 sigma^2)), oskar-compat.md 11); the frequency
-    and time axes give the channel centres and the dump centres.
+    from the phase centre (exp(-sin^2 d / (2 sigma^2)), docs/conventions.md, "Station
+    beams"); the frequency and time axes give the channel centres and the dump centres.
   * Horizon: the reference pixel is the zenith (elevation 90 deg); a pixel to the right of
     it points West (azimuth 270 deg), one above it North (azimuth 0), at the elevation
     acos(k cell).

@@ -1,6 +1,7 @@
 """External test: python-casacore opens Measurement Sets written by fringe's MsWriter and
-checks them against the rules of oskar-compat.md 6.2 / 4.5 and against casacore's own
-measures (UVW of the ANTENNA positions at each TIME, for the phase centre in FIELD).
+checks them against the rules of docs/conventions.md ("Measurement Set output", "Baselines and
+their order", "Phase sign and the measurement equation") and against casacore's own measures
+(UVW of the ANTENNA positions at each TIME, for the phase centre in FIELD).
 
 usage: check_ms_casacore.py --writer PATH/fringe_write_test_ms --workdir DIR
 """

@@ -8,11 +8,12 @@
 //   f0 (Hz), df (Hz), nc, pol=full|scalar, autos=0|1, cross=0|1, casa=0|1, force=0|1,
 //   precision=float|double, block_times (times per append_block, default all).
 //
-// Station (u, v, w) follow oskar-compat.md 4.3 (ECEF offsets from the centre, hour angle
-// H0 = GMST - RA with the GMST polynomial quoted there; UTC used as UT1; the equation of the
-// equinoxes is left out: it only moves the sky by a fraction of a second of time, which the
-// checks tolerate). Baseline UVW = uvw_p - uvw_q, V_pq = flux exp(+2 pi i (u l + v m +
-// w (n - 1)) / lambda) (DESIGN.md section 4); autos = flux. Full mode: XX = YY = V.
+// Station (u, v, w) follow docs/conventions.md, "Coordinates and (u, v, w)" (ECEF offsets from the
+// centre, hour angle H0 = GMST - RA with the GMST polynomial of "Time"; UTC used as UT1; the
+// equation of the equinoxes is left out: it only moves the sky by a fraction of a second of time,
+// which the checks tolerate). Baseline UVW = uvw_p - uvw_q, V_pq = flux exp(+2 pi i (u l + v m + w
+// (n - 1)) / lambda) (docs/conventions.md, "Phase sign and the measurement equation"); autos =
+// flux. Full mode: XX = YY = V.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,8 +32,8 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kC = 299792458.0;
 
-// GMST in radians (oskar-compat.md 4.3): 2 pi frac(MJD) + (24110.54841 + 8640184.812866 T +
-// 0.093104 T^2 - 6.2e-6 T^3) 2 pi / 86400, T = (MJD - 51544.5) / 36525.
+// OSKAR's GMST in radians (docs/conventions.md, "Time"): 2 pi frac(MJD) + (24110.54841 +
+// 8640184.812866 T + 0.093104 T^2 - 6.2e-6 T^3) 2 pi / 86400, T = (MJD - 51544.5) / 36525.
 double gmst_rad(double mjd) {
   const double t = (mjd - 51544.5) / 36525.0;
   const double frac = mjd - std::floor(mjd);

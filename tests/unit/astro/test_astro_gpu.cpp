@@ -1,5 +1,6 @@
 // The astro per-element formulas (*_math.h) evaluated on the GPU agree with the same formulas
-// on the CPU element by element (DESIGN.md section 8): double to 1e-12, float to 1e-5.
+// on the CPU element by element (docs/architecture.md, "Tests and benchmarks"): double to 1e-12,
+// float to 1e-5.
 #include <gtest/gtest.h>
 
 #include <cmath>

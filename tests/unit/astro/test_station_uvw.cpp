@@ -55,7 +55,8 @@ TEST(StationUvw, MatchesProjectionOntoSkyAxes) {
   }
 }
 
-// The three lines of oskar-compat.md 4.3, written out literally.
+// OSKAR's three-line station (u, v, w) formula (docs/conventions.md, "Coordinates and
+// (u, v, w)"), written out literally.
 TEST(StationUvw, MatchesOskarFormulaLiterally) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> ang(-7.0, 7.0), off(-3e5, 3e5);

@@ -59,7 +59,8 @@ TEST(Time, TimeOfDay) {
 }
 
 TEST(Time, OskarFactsAtJ2000) {
-  // oskar-compat.md section 10: 01-01-2000 12:00:00.000 -> MJD 51544.5, GMST 4.894961 rad.
+  // OSKAR's documented values (docs/conventions.md, "Time"): 01-01-2000 12:00:00.000 -> MJD
+  // 51544.5, GMST 4.894961 rad.
   const double mjd = fa::calendar_to_mjd(2000, 1, 1, 12, 0, 0.0);
   EXPECT_EQ(mjd, 51544.5);
   const double gmst = fa::gmst_rad(mjd);

@@ -1,4 +1,5 @@
-// OSKAR's MS naming rule (oskar-compat.md 6.2): ".MS" appended unless the name ends in .ms/.MS.
+// OSKAR's MS naming rule (docs/conventions.md, "Measurement Set output"): ".MS" appended unless the
+// name ends in .ms/.MS.
 #include <gtest/gtest.h>
 
 #include "fringe/core/error.h"

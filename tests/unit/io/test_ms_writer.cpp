@@ -1,9 +1,10 @@
 // MsWriter + MsReader round trips on a small MS (3 stations, 2 channels, 2 times): row order
-// and antenna numbering (oskar-compat.md 6.2: time-major; per ANTENNA1 the auto then the
-// crosses), the two phase conventions (4.5), force_polarised_ms, TIME at dump centres, and
-// the write-to-temporary-then-rename behaviour; at the end, the concurrent column access the
-// writer and calibrate rely on (column_tasks.h). Expected values are built here from the
-// documented rules, not from the writer's code.
+// and antenna numbering (docs/conventions.md, "Baselines and their order": time-major; per ANTENNA1
+// the auto then the crosses), the two phase conventions ("Phase sign and the measurement
+// equation"), force_polarised_ms, TIME at dump centres, and the write-to-temporary-then-rename
+// behaviour; at the end, the concurrent column access the writer and calibrate rely on
+// (column_tasks.h). Expected values are built here from the documented rules, not from the writer's
+// code.
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -167,7 +167,7 @@ TEST(ApertureArray, HalfWaveDipoleAtZenithHasUnitResponse) {
   p.kl = kPi / 2;
   p.cos_kl = std::cos(p.kl);
   const ElementRows<double> r = aa_element(p, 0.0, 0.0, 1.0);
-  EXPECT_NEAR(std::hypot(r.x_theta, r.x_phi), 1.0, 1e-15);  // oskar-compat.md 10
+  EXPECT_NEAR(std::hypot(r.x_theta, r.x_phi), 1.0, 1e-15);  // OSKAR: |E| = 1 at the zenith
   EXPECT_NEAR(std::hypot(r.y_theta, r.y_phi), 1.0, 1e-15);
   EXPECT_NEAR(aa_element_scalar(p, 0.0, 0.0, 1.0), 1.0, 1e-15);
   // Along the X dipole's axis (horizon, East) its response vanishes; Y's does not.

@@ -131,8 +131,9 @@ double phase_turns(const Case& c, const AaStationPlan& plan) {
   return turns;
 }
 
-// Tolerance relative to the beam scale: double 1e-10 (DESIGN.md 8); float the documented
-// bound 2e-6 (2 L + turns) for L levels (docs/gpu_station_beam.md).
+// Tolerance relative to the beam scale: double 1e-10 (docs/architecture.md, "Tests and
+// benchmarks"); float the documented bound 2e-6 (2 L + turns) for L levels
+// (docs/gpu_station_beam.md).
 template <typename T>
 double tolerance(const Case& c, const AaStationPlan& plan) {
   if constexpr (sizeof(T) == sizeof(double)) return 1e-10;

@@ -1,5 +1,5 @@
 // jones_math.h: the per-element formulas, checked against analytic values, ERFA and the
-// documented OSKAR facts (oskar-compat.md 5, 10, 11).
+// documented OSKAR facts (docs/conventions.md, "Station beams"; docs/station_beams.md).
 #include <erfa.h>
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@ constexpr double kPi = std::numbers::pi;
 constexpr double kDeg = kPi / 180.0;
 
 TEST(JonesMath, CircularGaussianIsHalfAtDocumentedRadius) {
-  // oskar-compat.md 10: "Gaussian station beam = 0.5 at tangent-plane radius sin(FWHM)/2".
+  // OSKAR's Gaussian station beam is 0.5 at the tangent-plane radius sin(FWHM)/2.
   for (const double fwhm_deg : {0.5, 3.0, 20.0, 60.0}) {
     const double fwhm = fwhm_deg * kDeg;
     const GaussianFeed<double> g = gaussian_circular(fwhm);
@@ -159,7 +159,7 @@ TEST(JonesMath, Normalisation) {
 }
 
 // A cable a quarter, a half and a whole wavelength too long delays the phase by pi/2, pi and
-// 2 pi: exp(i 2 pi dL / lambda) = i, -1, 1 (oskar-compat.md 4.2).
+// 2 pi: exp(i 2 pi dL / lambda) = i, -1, 1 (docs/station_beams.md).
 TEST(JonesMath, CablePhase) {
   const double f = 100e6, lambda = 299792458.0 / f;
   const Complex<double> quarter = cable_phase<double>(lambda / 4, f);

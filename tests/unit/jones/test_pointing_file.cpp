@@ -1,5 +1,6 @@
-// jones/pointing_file: OSKAR pointing files (oskar-compat.md 3.5) against ska-low-aa1.tm (16
-// flat stations) and a small model written to a temporary folder with stations of tiles.
+// jones/pointing_file: OSKAR pointing files (docs/conventions.md, "Telescope model folders")
+// against ska-low-aa1.tm (16 flat stations) and a small model written to a temporary folder with
+// stations of tiles.
 #include <gtest/gtest.h>
 
 #include <cmath>

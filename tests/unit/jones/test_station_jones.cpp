@@ -1,6 +1,6 @@
 // station_jones.h: E and R per station and source on the CPU, checked against spherical
 // geometry from ERFA (separations, hour angle -> az/el, parallactic angle) and the Gaussian
-// beam formula of oskar-compat.md 11 written out here independently.
+// beam formula (docs/conventions.md, "Station beams") written out here independently.
 #include <erfa.h>
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -1,6 +1,6 @@
-// Tests of the direct CPU predict against analytic cases (oskar-compat.md 4.2, 4.5) and a
-// plain per-baseline evaluation written here with std::complex (no code shared with the
-// kernels beyond the public input structs).
+// Tests of the direct CPU predict against analytic cases (docs/conventions.md, "Phase sign and the
+// measurement equation", "Smearing") and a plain per-baseline evaluation written here with
+// std::complex (no code shared with the kernels beyond the public input structs).
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -121,7 +121,7 @@ M2 to_m2(const Jones<double>& j) {
 }
 double sinc_ref(double x) { return x == 0 ? 1.0 : std::sin(x) / x; }
 
-// OSKAR's time-smearing argument for baseline (p, q), written from oskar-compat.md 4.2.
+// OSKAR's time-smearing argument for baseline (p, q), written from docs/conventions.md, "Smearing".
 double time_smearing_arg(const Problem& pr, std::size_t p, std::size_t q, std::size_t s) {
   const double lambda = kC / pr.freq;
   const double dx = (pr.ts.station_x[p] - pr.ts.station_x[q]) * kPi_ / lambda;
@@ -380,7 +380,7 @@ TEST(Predict, GaussianSourceReducesAmplitude) {
   pr.add_station(800, -300, 4);
   pr.add_station(-900, 650, -2);
   pr.add_source(2, 0, 0, 0, 0.01, -0.02);
-  // A 2' x 1' FWHM Gaussian at PA 30 deg, (a, b, c) from oskar-compat.md 2.4.
+  // A 2' x 1' FWHM Gaussian at PA 30 deg, (a, b, c) as in docs/conventions.md, "Gaussian sources".
   const double fwhm = kPi_ / 180 / 60, maj = 2 * fwhm, min = fwhm, pa = kPi_ / 6;
   const double smaj = kPi_ * kPi_ * maj * maj / (4 * std::log(2.0));
   const double smin = kPi_ * kPi_ * min * min / (4 * std::log(2.0));

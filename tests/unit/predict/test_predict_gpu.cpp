@@ -8,9 +8,9 @@
 //   A_pq  = sum_s |J_p|_F |B_s|_F |J_q|_F |g s_bw s_t|   (the same with the source factors)
 // (autos: J_q = J_p, no factors). Double: |gpu - cpu| / max(|cpu|, 1e-3 A) < 1e-10, i.e. the
 // plain relative error for every element that does not cancel to below a thousandth of its
-// magnitude sum (DESIGN.md section 8). Float: |gpu_float - cpu_double| <= 2e-6 A0; the
-// CPU-only test FloatBoundHoldsForCpuFloat shows the bound is a property of float arithmetic
-// here (the CPU float path meets it too). Tests that need a GPU skip without one.
+// magnitude sum (docs/architecture.md, "Tests and benchmarks"). Float: |gpu_float - cpu_double| <=
+// 2e-6 A0; the CPU-only test FloatBoundHoldsForCpuFloat shows the bound is a property of float
+// arithmetic here (the CPU float path meets it too). Tests that need a GPU skip without one.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -44,7 +44,7 @@ using cd = std::complex<double>;
 
 constexpr double kC = 299792458.0;
 constexpr double kPi_ = 3.14159265358979323846;
-constexpr double kDoubleBound = 1e-10;  // relative, DESIGN.md section 8
+constexpr double kDoubleBound = 1e-10;  // relative, docs/architecture.md
 constexpr double kFloatBound = 2e-6;    // of A0, docs/gpu_predict.md
 
 #define SKIP_WITHOUT_GPU()                                             \
@@ -243,7 +243,7 @@ double brightness_norm(const Problem& pr, std::size_t s) {
 }
 double sinc_ref(double x) { return x == 0 ? 1.0 : std::sin(x) / x; }
 
-// |g s_bw s_t| of source s on baseline (p, q), from oskar-compat.md 4.2.
+// |g s_bw s_t| of source s on baseline (p, q), from docs/conventions.md, "Smearing".
 double source_factor_ref(const Problem& pr, std::size_t p, std::size_t q, std::size_t s) {
   const double lambda = kC / pr.freq;
   const double uu = (pr.u[p] - pr.u[q]) / lambda, vv = (pr.v[p] - pr.v[q]) / lambda,

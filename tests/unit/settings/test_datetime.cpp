@@ -1,5 +1,5 @@
 // DateTime and duration parsing (fringe/core/datetime.h), checked against ERFA's calendar
-// conversions (eraCal2jd, eraDtf2d) and OSKAR's documented formats (oskar-compat.md 1.1).
+// conversions (eraCal2jd, eraDtf2d) and OSKAR's documented formats (docs/settings.md).
 #include <erfa.h>
 #include <erfam.h>
 #include <gtest/gtest.h>

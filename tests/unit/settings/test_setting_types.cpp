@@ -1,4 +1,4 @@
-// Every settings type: valid, boundary and invalid values (oskar-compat.md section 1.1).
+// Every settings type: valid, boundary and invalid values (docs/settings.md).
 #include <gtest/gtest.h>
 
 #include <cfloat>

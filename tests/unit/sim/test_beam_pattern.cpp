@@ -3,9 +3,9 @@
 // outside the pipeline: the WCS read from each file gives the pixel's direction cosines
 // (SIN: l = -CDELT1 (i - CRPIX1) in rad, m = CDELT2 (j - CRPIX2)); an isotropic station
 // has amplitude 1 above the horizon; a Gaussian beam is exp(-(l^2 + m^2) / (2 sigma^2)),
-// sigma = sin(FWHM) / (2 sqrt(2 ln 2)), 0.5 at the radius sin(FWHM)/2 (oskar-compat.md 10,
-// 11); identical stations have cross power = auto power; averages are means of the separate
-// outputs.
+// sigma = sin(FWHM) / (2 sqrt(2 ln 2)), 0.5 at the radius sin(FWHM)/2 (OSKAR's;
+// docs/conventions.md, "Station beams"); identical stations have cross power = auto power; averages
+// are means of the separate outputs.
 #include <fitsio.h>
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
 // sim/interferometer: the whole CPU pipeline, read back from the Measurement Set it writes.
 // Truth from outside the code: a 1 Jy unpolarised source at the phase centre gives the
 // identity on every baseline; a source at (l, m) gives exp(+2 pi i (U l + V m + W (n - 1)))
-// with the WRITTEN UVW (oskar-compat.md 4.5); results do not depend on threads or block sizes.
+// with the WRITTEN UVW (docs/conventions.md, "Phase sign and the measurement equation"); results do
+// not depend on threads or block sizes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -135,10 +136,11 @@ TEST(BlockPlan, CoversTheObservationInWriterOrder) {
   EXPECT_THROW(fringe::sim::plan_blocks(0, 1, 1, 1), fringe::Error);
 }
 
-// Full mode applies each station's own parallactic rotation R_p (oskar-compat.md 11), so the
-// autos are R_p I R_p^T = identity and the crosses R_p R_q^T, a rotation by psi_p - psi_q
-// (the identity when the stations share a site; up to a few 0.01 rad on the 36 km VLA with the
-// source near the zenith). Checked as structure: real, XX = YY, XY = -YX, XX^2 + XY^2 = 1.
+// Full mode applies each station's own parallactic rotation R_p (docs/conventions.md, "Phase sign
+// and the measurement equation"), so the autos are R_p I R_p^T = identity and the crosses R_p
+// R_q^T, a rotation by psi_p - psi_q (the identity when the stations share a site; up to a few 0.01
+// rad on the 36 km VLA with the source near the zenith). Checked as structure: real, XX = YY, XY =
+// -YX, XX^2 + XY^2 = 1.
 TEST(Interferometer, UnpolarisedSourceAtPhaseCentreGivesIdentityFull) {
   SimulationConfig c = base_config("identity_full.ms");
   c.write_autos = true;
@@ -435,7 +437,7 @@ namespace {
 
 // System noise through the pipeline: a 0 Jy source (an empty sky is refused), Range noise
 // frequencies/RMS. Same seed: bitwise the same MS whatever the threads and block sizes;
-// another seed: different data; the cross std matches sigma (oskar-compat.md 4.4).
+// another seed: different data; the cross std matches sigma (docs/conventions.md, "System noise").
 SimulationConfig noise_config(const std::string& name, std::uint64_t seed) {
   SimulationConfig c = base_config(name);
   c.noise.enable = true;

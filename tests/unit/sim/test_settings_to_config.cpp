@@ -40,7 +40,8 @@ TEST(SettingsToConfig, ObservationUnitsAndDumpCentres) {
   EXPECT_DOUBLE_EQ(o.phase_centre_dec, -30 * kDeg);
   EXPECT_DOUBLE_EQ(o.channel_frequency_hz(2), 140e6);
   EXPECT_DOUBLE_EQ(o.interval_sec(), 30.0);
-  // MJD 51544.5 at 2000-01-01 12:00 (oskar-compat.md 10); first dump centre 15 s later.
+  // MJD 51544.5 at 2000-01-01 12:00 (OSKAR's value; docs/conventions.md, "Time"); first dump centre
+  // 15 s later.
   EXPECT_NEAR(o.time_centre_mjd(0), 51544.5 + 15.0 / 86400.0, 1e-12);
   EXPECT_EQ(o.mode, fringe::sim::ObservationMode::Tracking);
 }

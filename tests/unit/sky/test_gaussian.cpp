@@ -13,7 +13,7 @@ using test::kArcsec;
 using test::kDeg;
 constexpr double kPi = std::numbers::pi;
 
-// oskar-compat.md section 10 (OSKAR's Test_fit_ellipse).
+// OSKAR's Test_fit_ellipse values (docs/conventions.md, "Gaussian sources").
 TEST(EllipseFit, OskarFact) {
   const std::vector<double> x = {-0.1686, -0.0921, 0.0765, 0.1686, 0.0921, -0.0765, -0.1686};
   const std::vector<double> y = {0.7282, 0.6994, 0.6675, 0.6643, 0.7088, 0.7407, 0.7282};

@@ -23,7 +23,8 @@ Source base(double i, double f0, std::vector<double> spix) {
   return s;
 }
 
-// oskar-compat.md section 10: 1 Jy, alpha = -0.7, nu/nu0 = 1.2 -> 0.88018 Jy.
+// OSKAR's power-law example (docs/conventions.md, "Sky model files"): 1 Jy, alpha = -0.7, nu/nu0
+// = 1.2 -> 0.88018 Jy.
 TEST(Spectrum, OskarPowerLawFact) {
   const auto c = evaluate_stokes(one(base(1.0, 100e6, {-0.7})), 120e6);
   EXPECT_NEAR(c.I[0], 0.88018, 5e-6);

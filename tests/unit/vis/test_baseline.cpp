@@ -1,5 +1,5 @@
-// Baseline numbering against OSKAR's documented formula and order (oskar-compat.md 4.5):
-// (0,1), (0,2), ..., (1,2), ... and b = i (N - 1) - (i - 1) i / 2 + j - i - 1.
+// Baseline numbering against OSKAR's documented formula and order (docs/conventions.md, "Baselines
+// and their order"): (0,1), (0,2), ..., (1,2), ... and b = i (N - 1) - (i - 1) i / 2 + j - i - 1.
 #include <gtest/gtest.h>
 
 #include "fringe/vis/baseline.h"

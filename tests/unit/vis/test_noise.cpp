@@ -1,4 +1,4 @@
-// vis/noise: system noise statistics on a zeroed block (oskar-compat.md 4.4 and section 10).
+// vis/noise: system noise statistics on a zeroed block (docs/conventions.md, "System noise").
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,9 +55,9 @@ Stats stats(std::size_t n, F value) {
   return s;
 }
 
-// OSKAR's noise test (oskar-compat.md section 10): sigma = 5 Jy, dnu = 10 Hz, tau = 10 s gives
-// "linear-pol std 7.071 Jy, Stokes std 5 Jy, cross mean 0, auto mean 100 Jy". The std there is
-// that of the complex visibility, sqrt(var(re) + var(im)): each part has std 5 Jy in Full mode,
+// OSKAR's noise test (docs/conventions.md, "System noise"): sigma = 5 Jy, dnu = 10 Hz, tau = 10 s
+// gives "linear-pol std 7.071 Jy, Stokes std 5 Jy, cross mean 0, auto mean 100 Jy". The std there
+// is that of the complex visibility, sqrt(var(re) + var(im)): each part has std 5 Jy in Full mode,
 // so XX has 5 sqrt 2 = 7.071 Jy and Stokes I = (XX + YY)/2 has 7.071 / sqrt 2 = 5 Jy; the auto
 // mean is sqrt(2) 5 sqrt(2 * 10 * 10) = 100 Jy.
 TEST(Noise, OskarFactFullMode) {

@@ -1,5 +1,6 @@
 // VisBlock layout: [time][channel][baseline][pol] for crosses and [time][channel][station][pol]
-// for autos, pol fastest (OSKAR's block order, oskar-compat.md 6.1).
+// for autos, pol fastest (OSKAR's .vis block order; fringe writes no .vis files yet,
+// docs/conventions.md, "Measurement Set output").
 #include <gtest/gtest.h>
 
 #include "fringe/core/error.h"
