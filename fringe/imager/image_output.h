@@ -1,4 +1,4 @@
-// FITS output of the imager (OSKAR's and CASA's conventions, oskar-compat.md 6.3): one file
+// FITS output of the imager (OSKAR's and CASA's conventions, docs/imager.md): one file
 // per product, axes RA---SIN (CDELT1 = -cell), DEC--SIN (CDELT2 = +cell), FREQ, CRPIX = n/2 + 1
 // on the sky axes (the phase centre), BUNIT JY/BEAM (the caller's unit), EQUINOX 2000,
 // RADESYS FK5, OBSRA/OBSDEC. Written under a

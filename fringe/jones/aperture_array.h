@@ -1,8 +1,8 @@
-// Aperture-array station beams (oskar-compat.md 3, 5, 11): the telescope model's station and
-// tile folders flattened into nodes (structure of arrays), the per-station plan of one time
-// and frequency (beam direction, beamforming weights, element parameters, normalisation), and
-// the CPU evaluation. Formulas in aperture_array_math.h; the CUDA back end
-// (aperture_array_cuda.h) evaluates the same plans. Units: metres, radians, Hz.
+// Aperture-array station beams (docs/station_beams.md; docs/conventions.md, "Telescope model
+// folders"): the telescope model's station and tile folders flattened into nodes (structure of
+// arrays), the per-station plan of one time and frequency (beam direction, beamforming weights,
+// element parameters, normalisation), and the CPU evaluation. Formulas in aperture_array_math.h;
+// the CUDA back end (aperture_array_cuda.h) evaluates the same plans. Units: metres, radians, Hz.
 //
 // A station is "uniform" when every level of its hierarchy has elements with identical feed
 // angles and element types, and every tile of a level is the same model with the same beam

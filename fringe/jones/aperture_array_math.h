@@ -1,5 +1,5 @@
 // Per-element formulas of aperture-array station beams, host and device (FRINGE_HD_INLINE),
-// shared by the CPU loops of aperture_array.cpp and the CUDA kernels (oskar-compat.md 5, 11).
+// shared by the CPU loops of aperture_array.cpp and the CUDA kernels (docs/station_beams.md).
 // Directions are unit vectors (e, n, u) in a station's local East-North-Up frame; positions in
 // metres; angles in radians; wavenumber k0 = 2 pi f / c in rad/m.
 //

@@ -3,7 +3,7 @@
 // and future CUDA kernels. Angles in radians, frequencies in Hz; directions are unit vectors
 // (e, n, u) in a station's local East-North-Up frame.
 //
-// Gaussian station beam (oskar-compat.md 5 and 11, OSKAR 2.13 behaviour):
+// Gaussian station beam (docs/station_beams.md, OSKAR 2.13 behaviour):
 //   value = exp(-(a l^2 + 2 b l m + c m^2)) with (l, m) the source direction projected on the
 //   tangent plane at the beam direction. Circular: a = c = 1 / (2 sigma^2), b = 0 with
 //   sigma = sin(FWHM) / (2 sqrt(2 ln 2)), so value = exp(-sin^2(d) / (2 sigma^2)) for a source
@@ -333,7 +333,8 @@ FRINGE_HD_INLINE Complex<T> station_jones_scalar(const StationBeamParams<T>& p, 
 }
 
 // Phase factor of a station cable length error dL (m) at freq_hz: exp(i 2 pi dL / lambda)
-// (oskar-compat.md 4.2); it multiplies the station's X or Y row of J.
+// (docs/conventions.md, "Phase sign and the measurement equation"); it multiplies the station's X
+// or Y row of J.
 template <typename T>
 FRINGE_HD_INLINE Complex<T> cable_phase(double length_error_m, double freq_hz) {
   using std::cos;

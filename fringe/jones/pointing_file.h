@@ -1,5 +1,5 @@
-// Pointing files (observation/pointing_file; OSKAR's format, oskar-compat.md 3.5): per-station
-// and per-tile beam directions that replace the default pointing.
+// Pointing files (observation/pointing_file; OSKAR's format, docs/pointing_and_element_errors.md):
+// per-station and per-tile beam directions that replace the default pointing.
 //
 // Format: one row per line, fields separated by spaces, tabs or commas, '#' starts a comment,
 // blank lines are skipped:

@@ -19,7 +19,7 @@
 //   (array_pattern/element/* error overrides act on the telescope model:
 //   telescope/element_errors.h)
 //
-// Meaning (oskar-compat.md 1.4, 5, 11): a Gaussian beam has FWHM * ref_freq_hz / f at
+// Meaning (docs/settings.md, docs/station_beams.md): a Gaussian beam has FWHM * ref_freq_hz / f at
 // frequency f when ref_freq_hz > 0, and the FWHM as given when ref_freq_hz == 0 (OSKAR scales
 // only when the reference frequency is non-zero). The ellipse angle is defined in
 // jones_math.h (tangent-plane axes). Polarisation mode (telescope/pol_mode) is not part of
@@ -51,7 +51,7 @@ struct GaussianBeamConfig {
   GaussianEllipse y;         // Y feed (elliptical == true)
 };
 
-// telescope/aperture_array/element_pattern/... (oskar-compat.md 1.4, 5).
+// telescope/aperture_array/element_pattern/... (docs/settings.md, docs/station_beams.md).
 enum class ElementFunctionalType { Dipole, Isotropic };
 enum class ElementTaper { None, Cosine, Gaussian };
 

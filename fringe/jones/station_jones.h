@@ -1,7 +1,8 @@
 // Station Jones terms without the phase K, per station and source, for one time (GAST at the
 // dump centre) and one frequency: E (station beam: Isotropic or Gaussian) and, in Full mode,
-// the parallactic rotation R, combined as J = E R (oskar-compat.md 4.2, 5, 11). The predict
-// module forms K itself and takes these arrays as they are:
+// the parallactic rotation R, combined as J = E R (docs/conventions.md, "Phase sign and the
+// measurement equation"; docs/station_beams.md). The predict module forms K itself and takes these
+// arrays as they are:
 //   Full:   Jones<T>   [station][source], index p * num_sources + s
 //   Scalar: Complex<T> [station][source], the same index
 // Also the horizon mask of the pipeline's horizon clip. CPU back end (OpenMP over
@@ -13,8 +14,8 @@
 //   H = GAST + lon - RA, its own horizon, its own parallactic angle and its own beam direction
 //   in local coordinates. RA/Dec are used as given (apparent).
 // - Beam direction: Tracking mode, the phase centre (RA/Dec); Drift scan mode, each station's
-//   zenith (Az/El 0, 90 deg), OSKAR's default beam direction in drift mode (oskar-compat.md
-//   3.5, 4.3). Normalisation direction: the phase centre, which is the same in both modes
+//   zenith (Az/El 0, 90 deg), OSKAR's default beam direction in drift mode (docs/station_beams.md,
+//   "Beam direction"). Normalisation direction: the phase centre, which is the same in both modes
 //   (drift scan: the zenith). default_pointing() gives both.
 // - A station whose beam direction is below its horizon gets E = 0 for every source, for
 //   every station type (OSKAR zeroes the beam and warns "beam below horizon").
@@ -146,7 +147,7 @@ std::size_t evaluate_station_jones_scalar(const StationBeamConfig& config,
                                           const StationJonesInput& input, std::span<Complex<T>> out,
                                           Logger* logger = nullptr);
 
-// Horizon clip mask (oskar-compat.md 4.1 step 4): mask[s] = 1 when source s is above the
+// Horizon clip mask (docs/simulation.md): mask[s] = 1 when source s is above the
 // horizon (Up component > 0, as OSKAR) of at least one of the sites, else 0. OSKAR tests one
 // site per station model; passing every station (station_sites) is the brief's "any station".
 void horizon_mask(std::span<const astro::Geodetic> sites, double gast_rad,

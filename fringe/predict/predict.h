@@ -3,7 +3,8 @@
 // CPU implementation is predict_direct_cpu (predict_cpu.cpp), the formulas are in
 // predict_math.h.
 //
-// What it computes (oskar-compat.md 4.2, 4.5; DESIGN.md section 4), for stations p < q:
+// What it computes, for stations p < q (docs/conventions.md, "Phase sign and the measurement
+// equation"):
 //   V_pq += sum_s (K_ps J_ps) B_s (K_qs J_qs)^H  g_s  s_bw  s_t        (cross-correlations)
 //   A_p  += sum_s J_ps B_s J_ps^H                                       (auto-correlations)
 // with K_ps = exp(+i 2 pi / lambda (u_p l_s + v_p m_s + w_p (n_s - 1))) formed HERE from the
@@ -39,8 +40,8 @@ struct SourceArrays {
   const double* l = nullptr;    // direction cosines w.r.t. the phase centre (double even
   const double* m = nullptr;    // when T is float: they multiply 1e5-wavelength baselines)
   const double* n = nullptr;    // n = sqrt(1 - l^2 - m^2); the formulas use n - 1
-  // Gaussian (a, b, c) of oskar-compat.md 2.4 (rad^2), zero for point sources; all three
-  // nullptr = every source is a point source.
+  // Gaussian (a, b, c) of docs/conventions.md, "Gaussian sources" (rad^2), zero for point sources;
+  // all three nullptr = every source is a point source.
   const T* gauss_a = nullptr;
   const T* gauss_b = nullptr;
   const T* gauss_c = nullptr;
@@ -58,7 +59,8 @@ struct StationArrays {
   const Complex<T>* jones_scalar = nullptr;  // Scalar mode
 };
 
-// Analytic time smearing (Tracking mode only, oskar-compat.md 4.2). Off when tau_s == 0.
+// Analytic time smearing (Tracking mode only; docs/conventions.md, "Smearing").
+// Off when tau_s == 0.
 struct TimeSmearing {
   double tau_s = 0;  // averaging time of one dump (s)
   double gast = 0;   // Greenwich apparent sidereal time at the dump centre (rad)

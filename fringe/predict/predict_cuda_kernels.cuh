@@ -85,7 +85,7 @@ __device__ __forceinline__ T warp_sum(T v) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Time-smearing coefficients of each station (predict_math.h, oskar-compat.md 4.2).
+// Time-smearing coefficients of each station (predict_math.h; docs/conventions.md, "Smearing").
 struct TimeArgs {
   const double* x;  // offset-ECEF x, y (m)
   const double* y;

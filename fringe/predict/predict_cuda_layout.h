@@ -30,7 +30,8 @@ struct Mode {
   // of per-baseline constants with per-source rows. Single precision keeps the dot product: the
   // difference of two per-station arguments loses |x_p| / |x_pq| float ulps.
   static constexpr bool station_args = smear && sizeof(T) == sizeof(double);
-  // Per smearing term and station: sin, cos (oskar-compat.md 4.2), then x when station_args.
+  // Per smearing term and station: sin, cos (docs/conventions.md, "Smearing"), then x when
+  // station_args.
   static constexpr int smear_rows = station_args ? 3 : 2;
   static constexpr int bw_row = jones_rows;
   static constexpr int time_row = jones_rows + (kBw ? smear_rows : 0);

@@ -2,7 +2,8 @@
 // predict_cpu.cpp and the CUDA kernels so both evaluate the same expressions.
 // Units: station (u, v, w) in metres, baseline (U, V, W) in wavelengths, direction cosines
 // (l, m, n - 1) dimensionless, frequencies in Hz, angles in radians, fluxes in Jy.
-// Conventions and formulas: oskar-compat.md sections 4.2 and 4.5, DESIGN.md section 4:
+// Conventions and formulas (docs/conventions.md, "Phase sign and the measurement equation" and
+// "Smearing"):
 //   K_p   = exp(+i 2 pi / lambda (u_p l + v_p m + w_p (n - 1)))
 //   B     = [[I + Q, U + i V], [U - i V, I - Q]]
 //   V_pq  = sum_s (K_p J_p) B (K_q J_q)^H g_s s_bw s_t
@@ -11,7 +12,7 @@
 //   s_t   = sinc(du l + dv m + dw (n - 1))                            (time smearing)
 // with sinc x = sin x / x. Both sinc arguments are differences of per-station terms
 // (x_pq = x_p - x_q), so the sine in the numerator is formed without per-baseline trig:
-// sin(x_p - x_q) = sin x_p cos x_q - cos x_p sin x_q (DESIGN.md section 5).
+// sin(x_p - x_q) = sin x_p cos x_q - cos x_p sin x_q (docs/architecture.md, "Compute back ends").
 #pragma once
 
 #include <cmath>
@@ -25,7 +26,8 @@ namespace fringe::predict {
 
 inline constexpr double kPi = 3.141592653589793238462643383279502884;
 inline constexpr double kTwoPi = 6.283185307179586476925286766559005768;
-// Earth's rotation rate used by OSKAR's time-smearing formula (rad/s), oskar-compat.md 4.2.
+// Earth's rotation rate used by OSKAR's time-smearing formula (rad/s; docs/conventions.md,
+// "Smearing").
 inline constexpr double kEarthRotationRate = 7.272205217e-5;
 inline constexpr double kSpeedOfLight = 299792458.0;  // m/s
 
@@ -75,7 +77,8 @@ FRINGE_HD_INLINE T sinc_separable(T x, T sin_p, T cos_p, T sin_q, T cos_q) {
 }
 
 // Station phase 2 pi / lambda (u l + v m + w (n - 1)) in radians (always double: it can be
-// 1e5 rad on long baselines, DESIGN.md section 5). inv_lambda = frequency / c, in 1/m.
+// 1e5 rad on long baselines; docs/architecture.md, "Compute back ends").
+// inv_lambda = frequency / c, in 1/m.
 FRINGE_HD_INLINE double station_phase(double u, double v, double w, double l, double m,
                                       double n_minus_1, double inv_lambda) {
   return kTwoPi * inv_lambda * (u * l + v * m + w * n_minus_1);
@@ -98,8 +101,8 @@ FRINGE_HD_INLINE double bandwidth_smearing_scale(double channel_bandwidth_hz, do
   return channel_bandwidth_hz / (2.0 * frequency_hz);
 }
 
-// Time smearing coefficients of one station (oskar-compat.md 4.2): with x, y its offset-ECEF
-// coordinates (m), H0 = GAST - RA0, r = omega_E tau and k = pi / lambda,
+// Time smearing coefficients of one station (docs/conventions.md, "Smearing"): with x, y its
+// offset-ECEF coordinates (m), H0 = GAST - RA0, r = omega_E tau and k = pi / lambda,
 //   du = (x cos H0 - y sin H0) r k,  dv = (x sin H0 + y cos H0) r k sin dec0,
 //   dw = -(x sin H0 + y cos H0) r k cos dec0.
 // A baseline's coefficients are du_p - du_q (etc.) and s_t = sinc(du l + dv m + dw (n-1)).
@@ -118,7 +121,7 @@ FRINGE_HD_INLINE TimeSmearingCoefficients time_smearing_coefficients(double x, d
 }
 
 // Gaussian source factor exp(-(a U^2 + 2 b U V + c V^2)), U, V in wavelengths,
-// (a, b, c) from oskar-compat.md 2.4 (zero for a point source: factor 1).
+// (a, b, c) as in docs/conventions.md, "Gaussian sources" (zero for a point source: factor 1).
 template <typename T>
 FRINGE_HD_INLINE T gaussian_argument(T a, T b, T c, T u, T v) {
   return -(a * u * u + T(2) * b * u * v + c * v * v);
@@ -129,7 +132,8 @@ FRINGE_HD_INLINE T gaussian_factor(T a, T b, T c, T u, T v) {
 }
 
 // Brightness matrix B = [[I + Q, U + i V], [U - i V, I - Q]] (Hamaker & Bregman 1996 with
-// OSKAR's/the IAU's linear-feed convention, oskar-compat.md 4.2).
+// OSKAR's/the IAU's linear-feed convention; docs/conventions.md, "Phase sign and the measurement
+// equation").
 template <typename T>
 FRINGE_HD_INLINE Jones<T> brightness(T i, T q, T u, T v) {
   return {{i + q, T(0)}, {u, v}, {u, -v}, {i - q, T(0)}};
@@ -157,8 +161,8 @@ FRINGE_HD_INLINE Complex<T> correlate_term(Complex<T> jp, T i, Complex<T> jq, T 
   return jp * conj(jq) * (i * f);
 }
 
-// Baseline index of (p, q), p < q, in the order (0,1), (0,2), ..., (1,2), ... (oskar-compat.md
-// 4.5): b = p (N - 1) - p (p - 1) / 2 + q - p - 1.
+// Baseline index of (p, q), p < q, in the order (0,1), (0,2), ..., (1,2), ... (docs/conventions.md,
+// "Baselines and their order"): b = p (N - 1) - p (p - 1) / 2 + q - p - 1.
 FRINGE_HD_INLINE long long baseline_index(long long p, long long q, long long num_stations) {
   return p * (num_stations - 1) - p * (p - 1) / 2 + q - p - 1;
 }

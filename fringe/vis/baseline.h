@@ -1,5 +1,6 @@
-// Baseline numbering shared by the whole pipeline (DESIGN.md section 4, OSKAR's order):
-// station pairs (p, q) with p < q are numbered (0,1), (0,2), ..., (0,N-1), (1,2), ..., so
+// Baseline numbering shared by the whole pipeline (OSKAR's order; docs/conventions.md,
+// "Baselines and their order"): station pairs (p, q) with p < q are numbered (0,1), (0,2),
+// ..., (0,N-1), (1,2), ..., so
 //   b(p, q) = p (N - 1) - p (p - 1) / 2 + q - p - 1        (0 <= p < q < N).
 // All functions are constexpr and compile as C++17 (fringe/io/ms is a C++17 target).
 #pragma once

@@ -1,4 +1,4 @@
-// System noise added to a block of simulated visibilities (oskar-compat.md 4.4).
+// System noise added to a block of simulated visibilities (docs/conventions.md, "System noise").
 // sigma_p is station p's RMS (Jy) at the noise frequency nearest to the channel frequency.
 // Cross-correlations, baseline (p, q): Full mode, the real and the imaginary part of each of
 // XX, XY, YX, YY get N(0, sqrt(sigma_p sigma_q)); Scalar mode N(0, sqrt(sigma_p sigma_q)/sqrt 2).

@@ -3,7 +3,7 @@
 // that OSKAR exposes (ms_dish_diameter, force_polarised_ms, use_casa_phase_convention),
 // plus the history text (settings file and run log) that goes into the MS HISTORY table.
 // Units: metres (ITRF/ECEF, absolute), radians, Hz, seconds; times are UTC.
-// Axis conventions (OSKAR, oskar-compat.md 4.1): channel c is centred at
+// Axis conventions (OSKAR's; docs/conventions.md, "Time"): channel c is centred at
 // start_frequency_hz + c frequency_inc_hz and dump t at start + (t + 1/2) time_inc_sec.
 // Compiles as C++17 (fringe/io/ms includes it).
 #pragma once
@@ -56,7 +56,8 @@ struct VisMeta {
 
   // Measurement Set options.
   // true (OSKAR's default since 2.10): ANTENNA1 = p < ANTENNA2 = q, UVW = uvw_p - uvw_q.
-  // false: ANTENNA1 = q > ANTENNA2 = p, UVW and phase sign flipped (oskar-compat.md 4.5).
+  // false: ANTENNA1 = q > ANTENNA2 = p, UVW and phase sign flipped (docs/conventions.md, "Phase
+  // sign and the measurement equation").
   bool casa_phase_convention = true;
   bool force_polarised = false;  // Scalar data into a 4-product MS: XX = YY = V, XY = YX = 0
 

@@ -1,6 +1,6 @@
-// Output path rules for Measurement Sets (OSKAR's, oskar-compat.md 6.2): ".MS" is appended
-// unless the name already ends in ".ms" or ".MS". A writer first builds the MS under a
-// temporary name beside the final one and commits it when complete (output_guard.h).
+// Output path rules for Measurement Sets (OSKAR's; docs/conventions.md, "Measurement Set output"):
+// ".MS" is appended unless the name already ends in ".ms" or ".MS". A writer first builds the MS
+// under a temporary name beside the final one and commits it when complete (output_guard.h).
 // casacore-free, C++17.
 #pragma once
 

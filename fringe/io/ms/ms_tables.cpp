@@ -1,6 +1,6 @@
 // Creation of the Measurement Set layout. Table and column names, shapes, units and storage
 // managers follow what OSKAR 2.13 writes (checked against the reference MSs in
-// shared/oskar-reference with python-casacore; oskar-compat.md 6.2).
+// shared/oskar-reference with python-casacore; docs/conventions.md, "Measurement Set output").
 #include "fringe/io/ms/ms_tables.h"
 
 #include <casacore/casa/Arrays/Array.h>

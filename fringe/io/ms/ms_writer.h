@@ -1,15 +1,16 @@
 // MsWriter: writes visibility blocks into a CASA Measurement Set laid out as OSKAR 2.13 does
-// (oskar-compat.md 6.2): main table with UVW [m], DATA (complex float [npol, nchan], UNIT Jy),
-// FLAG (false), WEIGHT = SIGMA = 1, TIME = TIME_CENTROID = dump centre [s, MJD UTC],
-// INTERVAL = time_inc_sec, EXPOSURE = time_average_sec; rows time-major and, per ANTENNA1,
-// the auto-correlation (if written) then the cross-correlations in baseline order; subtables
-// ANTENNA, FEED, FIELD, SPECTRAL_WINDOW, POLARIZATION, DATA_DESCRIPTION, OBSERVATION, STATE,
-// HISTORY (+ empty FLAG_CMD, POINTING, PROCESSOR, SOURCE, PHASED_ARRAY as OSKAR).
+// (docs/conventions.md, "Measurement Set output"): main table with UVW [m], DATA (complex float
+// [npol, nchan], UNIT Jy), FLAG (false), WEIGHT = SIGMA = 1, TIME = TIME_CENTROID = dump centre [s,
+// MJD UTC], INTERVAL = time_inc_sec, EXPOSURE = time_average_sec; rows time-major and, per
+// ANTENNA1, the auto-correlation (if written) then the cross-correlations in baseline order;
+// subtables ANTENNA, FEED, FIELD, SPECTRAL_WINDOW, POLARIZATION, DATA_DESCRIPTION, OBSERVATION,
+// STATE, HISTORY (+ empty FLAG_CMD, POINTING, PROCESSOR, SOURCE, PHASED_ARRAY as OSKAR).
 //
 // Conventions applied here (VisBlock data are always the CASA convention, p < q):
 //  - casa_phase_convention = false: ANTENNA1 = q, ANTENNA2 = p, UVW negated and DATA the
 //    conjugate transpose V_pq^H (XY <-> YX swapped and conjugated), so that w.r.t. the written
-//    UVW the phase is still exp(+2 pi i (u l + v m + w (n - 1))) (oskar-compat.md 4.5).
+//    UVW the phase is still exp(+2 pi i (u l + v m + w (n - 1))) (docs/conventions.md, "Phase sign
+//    and the measurement equation").
 //  - force_polarised with Scalar data: a 4-product MS with XX = YY = V, XY = YX = 0.
 //  - ANTENNA NAME "s0000 (<station name>)", STATION "s0000"; DISH_DIAMETER dish_diameter_m;
 //    FEED RECEPTOR_ANGLE = [alpha_x + pi/2, alpha_y]; CHAN_WIDTH = EFFECTIVE_BW = RESOLUTION
