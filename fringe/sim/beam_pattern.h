@@ -1,5 +1,5 @@
-// The beam-pattern pipeline on the CPU (OSKAR's oskar_sim_beam_pattern; oskar-compat.md 1.5,
-// 5): station beams of the selected stations on an image grid or at sky-model positions
+// The beam-pattern pipeline on the CPU (OSKAR's oskar_sim_beam_pattern; docs/beam_pattern.md):
+// station beams of the selected stations on an image grid or at sky-model positions
 // (beam_pattern_grid.h), per time (dump centres) and channel, and the products of
 // beam_pattern_products.h written as FITS images and text files (beam_pattern_output.h).
 //

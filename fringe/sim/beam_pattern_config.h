@@ -1,6 +1,6 @@
 // BeamPatternConfig: every setting of sim_beam_pattern (settings/sim_beam_pattern.xml, which
 // imports settings/common/{simulator,observation,telescope}.xml), typed and in SI units,
-// filled in one place from the settings (DESIGN.md section 1). Radians, Hz, seconds.
+// filled in one place from the settings (docs/architecture.md). Radians, Hz, seconds.
 //
 // Mapping (settings key -> field):
 //   simulator/double_precision            -> precision

@@ -23,8 +23,8 @@
 // Sky-model positions (OSKAR's rule, private_beam_pattern_generate_coordinates.c): the first
 // two numbers of each line, in degrees: RA and Dec in the Equatorial frame, azimuth and
 // elevation in the Horizon frame. Lines that do not start with two numbers (comments,
-// headers) are skipped; a named-column file ("format" header, oskar-compat.md 2.3) gives
-// its RA/Dec columns. Angles in radians unless named _deg.
+// headers) are skipped; a named-column file ("format" header; docs/conventions.md, "Sky model
+// files") gives its RA/Dec columns. Angles in radians unless named _deg.
 #pragma once
 
 #include <cstddef>

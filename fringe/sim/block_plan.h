@@ -1,5 +1,5 @@
 // How an observation of num_times x num_channels is cut into visibility blocks of at most
-// max_times x max_channels (DESIGN.md section 3): time blocks in order, and inside each the
+// max_times x max_channels (docs/simulation.md): time blocks in order, and inside each the
 // channel blocks in order (the order the MS writer needs). Pure arithmetic, no units.
 #pragma once
 

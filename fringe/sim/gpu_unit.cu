@@ -426,7 +426,7 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
     }
     FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // params is freed at return
   }
-  if (!d.setup.cable_x.empty()) {  // station cable phases exp(i 2 pi dL / lambda), oskar-compat 4.2
+  if (!d.setup.cable_x.empty()) {  // station cable phases exp(i 2 pi dL / lambda)
     const std::size_t np = d.setup.num_stations;
     std::vector<Complex<T>> hx(np), hy(np);
     for (std::size_t p = 0; p < np; ++p) {

@@ -1,4 +1,4 @@
-// Settings -> ImagerConfig: the image/ group of settings/imager.xml (oskar-compat.md 1.5) in
+// Settings -> ImagerConfig: the image/ group of settings/imager.xml (docs/settings.md) in
 // SI units. Used by the imager app and by sim_interferometer's optional imaging step. Values
 // that cannot run (odd size, unsupported options) are fringe::Error naming the key.
 #pragma once

@@ -248,7 +248,7 @@ class Pipeline {
     }
     if (on_gpus) {
       finish_gpu_block(block, spaces, noise);
-    } else if (noise) {  // after the block's sky visibilities are complete (oskar-compat 4.4)
+    } else if (noise) {  // after the block's sky visibilities are complete (docs/conventions.md)
       Timed timed(ctx_.timers, "noise");
       vis::add_system_noise(
           block, *noise,
@@ -533,7 +533,8 @@ class Pipeline {
   }
 
   // Station cable length errors: J -> C J with C = diag(exp(i 2 pi dLx / lambda),
-  // exp(i 2 pi dLy / lambda)) (oskar-compat.md 4.2); Scalar mode uses the X term.
+  // exp(i 2 pi dLy / lambda)) (docs/conventions.md, "Phase sign and the measurement equation");
+  // Scalar mode uses the X term.
   void apply_cable_errors(Workspace<T>& ws, double freq, bool full) const {
     const std::size_t ns = ws.index.size();
     for (std::size_t p = 0; p < st_.count; ++p) {

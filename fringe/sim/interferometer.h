@@ -1,4 +1,4 @@
-// The interferometer simulation pipeline on the CPU (DESIGN.md section 3, oskar-compat.md 4):
+// The interferometer simulation pipeline on the CPU (docs/simulation.md):
 // a sky and a telescope model in, an OSKAR-compatible Measurement Set out.
 //
 //   for each visibility block (<= times_per_block times x <= channels_per_block channels):
@@ -10,7 +10,8 @@
 //     each unit's buffer is added into the block in chunk order (a unit waits for the
 //     previous chunk of the same time), so results are bitwise independent of the number
 //     of threads and of the block sizes;
-//     UVW of the block from MEASURED station positions (oskar-compat.md 4.5);
+//     UVW of the block from MEASURED station positions (docs/conventions.md,
+//     "Coordinates and (u, v, w)");
 //   the block is written (io/ms MsWriter) by a writer thread while the next one computes.
 //
 // Times are dump centres, channels centres; units SI and radians. The precision of the

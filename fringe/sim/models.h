@@ -1,7 +1,7 @@
 // Loading the simulation inputs named by the settings: the sky (assembled in OSKAR's order,
-// oskar-compat.md 2.6) and the telescope model (section 3), with one-paragraph summaries for
-// the run log: source count, Stokes I range, Gaussian count; stations, elements, longest
-// baseline.
+// docs/conventions.md, "Sky assembly") and the telescope model ("Telescope model folders"), with
+// one-paragraph summaries for the run log: source count, Stokes I range, Gaussian count; stations,
+// elements, longest baseline.
 #pragma once
 
 #include <string>

@@ -1,7 +1,8 @@
 // Typed observation parameters, filled from the `observation/...` settings keys by
 // sim/settings_to_config.h. Units: radians, Hz, seconds, MJD(UTC) days.
-// Conventions (oskar-compat.md 4.1): channel c is centred at start_frequency + c * frequency_inc;
-// time step i is centred at start_mjd + (i + 1/2) * interval, interval = length / num_time_steps.
+// Conventions (docs/conventions.md, "Time"): channel c is centred at
+// start_frequency + c * frequency_inc; time step i is centred at start_mjd + (i + 1/2) * interval,
+// interval = length / num_time_steps.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The one place where settings keys become typed configs (DESIGN.md section 1: the library
+// The one place where settings keys become typed configs (docs/architecture.md: the library
 // below sim/ never sees a key string). Each function reads one group of
 // settings/sim_interferometer.xml; units are converted to SI and radians here.
 // RandomSeed 'time' becomes a seed from the wall clock (logged by the caller if wanted).

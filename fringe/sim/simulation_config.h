@@ -25,7 +25,7 @@ namespace fringe::sim {
 
 enum class PolarisationMode { Full, Scalar };
 
-// interferometer/noise/... (oskar-compat.md 1.4 and 4.4).
+// interferometer/noise/... (docs/settings.md; docs/conventions.md, "System noise").
 enum class NoiseFreqSource { TelescopeModel, ObservationSettings, DataFile, Range };
 enum class NoiseRmsSource { TelescopeModel, DataFile, Range };
 

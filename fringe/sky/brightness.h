@@ -1,4 +1,4 @@
-// Map brightness units to Jy per pixel (oskar-compat.md 2.5):
+// Map brightness units to Jy per pixel (docs/conventions.md, "Sky images (FITS, HEALPix)"):
 //   Jy/beam  -> divide by the beam area in pixels, pi BMAJ BMIN / (4 ln 2 A_pix)
 //               (a Gaussian beam of FWHM BMAJ x BMIN; A_pix the pixel area, same units);
 //   K, mK    -> Rayleigh-Jeans: S = 2 k_B T Omega_pix / lambda^2 x 1e26 Jy.

@@ -3,7 +3,8 @@
 // least-squares solution unchanged but keeps the normal equations well conditioned), then
 // reduced to its centre, axes and orientation (e.g. Fitzgibbon, Pilu & Fisher 1999 for conic
 // fitting; the reduction is the eigen-decomposition of the quadratic form).
-// This is the fit OSKAR applies to re-projected Gaussian sources (oskar-compat.md 2.4, 10).
+// This is the fit OSKAR applies to re-projected Gaussian sources (docs/conventions.md, "Gaussian
+// sources").
 #pragma once
 
 #include <optional>

@@ -1,4 +1,5 @@
-// Sky filters and per-group adjustments (oskar-compat.md 1.4, 2.6), in SI units/radians:
+// Sky filters and per-group adjustments (docs/settings.md; docs/conventions.md, "Sky assembly"), in
+// SI units/radians:
 //  - flux filter on Stokes I at the reference frequency: keep flux_min < I <= flux_max;
 //  - radius filter: keep radius_inner <= r < radius_outer, r the great-circle distance from
 //    the phase centre (callers skip it in drift-scan mode, as OSKAR does);

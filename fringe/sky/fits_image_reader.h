@@ -1,5 +1,5 @@
-// FITS image -> sky model (one point source per selected pixel; oskar-compat.md 2.5), with the
-// WCS honoured (Calabretta & Greisen 2002, A&A 395, 1077):
+// FITS image -> sky model (one point source per selected pixel; docs/conventions.md, "Sky images
+// (FITS, HEALPix)"), with the WCS honoured (Calabretta & Greisen 2002, A&A 395, 1077):
 //   pixel (1-based p) -> intermediate world coords x = CD (p - CRPIX) [deg] (CDi_j, or PCi_j
 //   with CDELTi, or CROTA2 with CDELTi) -> projection plane -> RA/Dec about CRVAL.
 // Projections: SIN (l = x, m = y, exact orthographic; no PV slant parameters) and TAN

@@ -1,5 +1,5 @@
-// Gaussian sources (oskar-compat.md 2.4 and 11). A source is Gaussian when both FWHM are > 0.
-// Its ellipse (FWHM major/minor, position angle East of North) is sampled at six points in
+// Gaussian sources (docs/conventions.md, "Gaussian sources"). A source is Gaussian when both FWHM
+// are > 0. Its ellipse (FWHM major/minor, position angle East of North) is sampled at six points in
 // the source's own tangent plane, the points are carried onto the sphere and projected onto
 // the phase-centre (l, m) plane, and an ellipse is fitted there (ellipse_fit.h). The result
 // gives the visibility taper exp(-(a u^2 + 2 b u v + c v^2)), u, v in wavelengths, with

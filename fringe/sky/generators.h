@@ -1,4 +1,5 @@
-// Sky generators (oskar-compat.md 1.4, 2.6), producing point sources in SI units/radians:
+// Sky generators (docs/settings.md; docs/conventions.md, "Sky assembly"), producing point sources
+// in SI units/radians:
 //  - grid: side_length^2 sources on the phase-centre tangent plane, l from +sin(fov/2) to
 //    -sin(fov/2) (fastest index), m from -sin(fov/2) to +sin(fov/2); flux mean + std N(0,1);
 //  - random power law: positions uniform on the sphere, fluxes with dN/dS ~ S^power in

@@ -1,8 +1,9 @@
 // HEALPix (Gorski et al. 2005, ApJ 622, 759) RING scheme pixel centres, and the reader of
 // HEALPix FITS maps (binary table in HDU 2, first column, ORDERING = RING) as sky models
-// (oskar-compat.md 2.5): each pixel becomes a point source; Galactic maps (COORDSYS = 'G', or
-// the option when the keyword is absent) are converted to ICRS with ERFA eraG2icrs; units
-// K, mK (Rayleigh-Jeans with pixel solid angle 4 pi / Npix at freq_hz) or Jy/pixel.
+// (docs/conventions.md, "Sky images (FITS, HEALPix)"): each pixel becomes a point source; Galactic
+// maps (COORDSYS = 'G', or the option when the keyword is absent) are converted to ICRS with ERFA
+// eraG2icrs; units K, mK (Rayleigh-Jeans with pixel solid angle 4 pi / Npix at freq_hz) or
+// Jy/pixel.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// Assembles the simulation sky from a SkyConfig in OSKAR's order (oskar-compat.md 2.6):
-// text sky files, FITS images, HEALPix FITS maps, grid, HEALPix generator, random power law,
-// random broken power law — each group with its own filter (flux; radius unless drift scan)
+// Assembles the simulation sky from a SkyConfig in OSKAR's order (docs/conventions.md, "Sky
+// assembly"): text sky files, FITS images, HEALPix FITS maps, grid, HEALPix generator, random power
+// law, random broken power law — each group with its own filter (flux; radius unless drift scan)
 // and extended-source defaults where the group has them — then the spectral-index override,
 // then the optional text output of the final sky.
 #pragma once

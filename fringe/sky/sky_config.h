@@ -1,5 +1,5 @@
 // Typed configuration of the sky: what sim/ fills from the `sky/...` settings keys
-// (oskar-compat.md section 1.4). The library never sees key strings; each struct below is one
+// (docs/settings.md). The library never sees key strings; each struct below is one
 // settings group and each field is one key, named after the key with its unit converted to SI:
 //
 //   sky/oskar_sky_model/file                       -> SkyConfig::oskar_sky_model.file

@@ -1,6 +1,6 @@
 // SkyModel: a list of sources as a structure of arrays (double precision), plus the
-// per-source variable-length fields of the named-column sky format (oskar-compat.md 2.3).
-// Units inside: radians (RA, Dec, FWHM, position angle, polarisation angle), Jy (Stokes),
+// per-source variable-length fields of the named-column sky format (docs/conventions.md, "Sky model
+// files"). Units inside: radians (RA, Dec, FWHM, position angle, polarisation angle), Jy (Stokes),
 // Hz (frequencies, line widths), rad/m^2 (rotation measure), m (reference wavelength).
 //
 // Scalar columns hold the first (or only) value of each field; a source that carries several

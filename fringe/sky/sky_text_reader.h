@@ -1,4 +1,4 @@
-// Readers for OSKAR's text sky models (oskar-compat.md 2.1-2.3).
+// Readers for OSKAR's text sky models (docs/conventions.md, "Sky model files").
 //
 // Fixed columns (.osm): RA [deg], Dec [deg], I, Q, U, V [Jy], ref freq [Hz], spectral index,
 // RM [rad/m^2], FWHM major, FWHM minor [arcsec], PA [deg E of N]; 3..9 values fill up to RM,

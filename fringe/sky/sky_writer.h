@@ -1,4 +1,4 @@
-// Text output of a sky model (sky/output_text_file, oskar-compat.md 1.4), readable back by
+// Text output of a sky model (sky/output_text_file; docs/settings.md), readable back by
 // sky_text_reader.h. The first line is always kSkyTextSignature (a comment to every .osm
 // reader): only a file starting with it, an earlier output, may be replaced; anything else
 // at the path is refused (fringe/core/output_guard.h). Files are written to a temporary name

@@ -1,6 +1,6 @@
 // Per-source spectral formulas (host and device, FRINGE_HD): Stokes I, Q, U, V of one source
 // at a frequency, for every spectrum kind of the named-column sky format
-// (oskar-compat.md 2.3), in this order of priority:
+// (docs/conventions.md, "Sky model files"), in this order of priority:
 //   line:       I(nu) = sum_k S_k exp(-(nu - nu_k)^2 / (2 sigma_k^2))   (LineWidth given)
 //   multi-I:    I(nu) = value at the nearest reference frequency (no scaling)
 //   curvature:  I(nu) = S0 (nu/nu0)^a0 exp(q ln^2(nu/nu0))  (Callingham et al. 2017, eq. 2)

@@ -1,6 +1,6 @@
 // Element error overrides of sim_interferometer and sim_beam_pattern
-// (telescope/aperture_array/array_pattern/element/..., oskar-compat.md 1.4): values greater
-// than zero replace or perturb what the station files say, with seeded random draws, before
+// (telescope/aperture_array/array_pattern/element/..., docs/pointing_and_element_errors.md): values
+// greater than zero replace or perturb what the station files say, with seeded random draws, before
 // any beam is evaluated. Units: metres and radians (sim/ converts the settings' degrees).
 //
 // Rules (OSKAR 2.13's meaning of each key: oskar_settings_to_telescope.cpp and

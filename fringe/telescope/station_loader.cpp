@@ -55,7 +55,7 @@ struct FeedFileNames {
 // Loads one per-feed quantity. OSKAR's rules: the plain file and the _x file set the X feed,
 // the _y file the Y feed; a feed without its own data uses X's. `plain_sets_both` is OSKAR's
 // feed_angle.txt rule (the plain file sets both feeds explicitly, and a file of one line sets
-// every element: oskar-compat.md 3).
+// every element; docs/conventions.md, "Telescope model folders").
 template <class T, class ReadFile>
 void load_feed_quantity(const fs::path& dir, StationModel& m, std::vector<T> FeedData::*member,
                         const FeedFileNames& names, bool plain_sets_both,

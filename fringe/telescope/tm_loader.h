@@ -1,5 +1,5 @@
 // Loader for OSKAR telescope model directories (.tm), following OSKAR 2.x's rules
-// (oskar-compat.md section 3):
+// (docs/conventions.md, "Telescope model folders"):
 //  - position.txt (required): array centre lon, lat [deg], alt [m, default 0].
 //  - station coordinates from the first of layout.txt, layout_enu.txt (E N [U [dE dN dU]]),
 //    layout_ecef.txt (X Y Z [dX dY dZ]), layout_wgs84.txt (lon lat [alt]); columns 1-3 are
