@@ -218,16 +218,6 @@ class FitsProductWriter : public ProductWriter {
   std::unique_ptr<io::FitsImageWriter> writer_;
 };
 
-// Output-guard errors are reported against the file (the writer does not know the key).
-template <typename F>
-void naming_the_file(const std::string& path, F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    throw Error::in_file(path, 0, e.message());
-  }
-}
-
 class TextProductWriter : public ProductWriter {
  public:
   TextProductWriter(const BeamProduct& p, const OutputContext& ctx)
@@ -287,7 +277,7 @@ class TextProductWriter : public ProductWriter {
       throw Error::in_file(path_, 0, "cannot close the text file '" + temp_ + "' (removed)");
     }
     // Replaces an earlier output of the same product only now (output_guard.h).
-    naming_the_file(path_, [&] { temporary_.commit(); });
+    temporary_.commit();  // no key: an error names the file
     finished_ = true;
   }
 
@@ -302,7 +292,7 @@ class TextProductWriter : public ProductWriter {
   }
 
   static OutputTarget checked_target(OutputTarget target) {
-    naming_the_file(target.path, [&] { check_output(target); });
+    check_output(target);  // no key: an error names the file
     return target;
   }
 

@@ -30,11 +30,7 @@ std::string num(double v) {
 // fringe may be replaced; the temporary is removed on failure and on SIGINT/SIGTERM.
 void write_atomically(const std::string& path, const std::string& content) {
   const OutputTarget target = sky_text_target("", path);
-  try {
-    check_output(target);
-  } catch (const Error& e) {
-    throw Error::in_file(path, 0, e.message());
-  }
+  check_output(target);  // no key: an error names the file
   TemporaryOutput temp(target);
   {
     std::ofstream out(temp.path(), std::ios::binary | std::ios::trunc);
@@ -46,11 +42,7 @@ void write_atomically(const std::string& path, const std::string& content) {
       throw Error::in_file(path, 0, "error while writing sky output file (disk full?)");
     }
   }
-  try {
-    temp.commit();
-  } catch (const Error& e) {
-    throw Error::in_file(path, 0, e.message());
-  }
+  temp.commit();
 }
 
 std::string vector_text(std::span<const double> v, double scale, bool quoted, std::size_t pad) {

@@ -11,7 +11,6 @@
 
 #include "fringe/core/error.h"
 #include "fringe/core/output_guard.h"
-#include "fringe/io/writer_guard.h"
 
 namespace fringe::io {
 namespace {
@@ -178,7 +177,7 @@ FitsImageWriter::FitsImageWriter(std::string path, const FitsImageHeader& header
   m.keep_open = keep_open;
   check_header(m.path, header);
   // Only nothing or an earlier FITS file may be at the final path (output_guard.h).
-  check_writer_target(fits_target("", m.path));
+  check_output(fits_target("", m.path));
   m.temp = std::make_unique<TemporaryOutput>(fits_target("", m.path));
   m.temp_path = m.temp->path();
   long naxes[kMaxAxes] = {1, 1, 1, 1};
@@ -244,7 +243,7 @@ void FitsImageWriter::finish() {
     throw Error::in_file(m.path, 0, "cannot close '" + m.temp_path + "': CFITSIO: " + message);
   }
   // Replaces an earlier FITS file only now, after checking again what is there.
-  commit_writer_output(*m.temp);
+  m.temp->commit();
   m.finished = true;
 }
 

@@ -20,8 +20,8 @@
 #include <sstream>
 
 #include "fringe/core/error.h"
+#include "fringe/core/output_guard.h"
 #include "fringe/io/ms/write_error.h"
-#include "fringe/io/writer_guard.h"
 
 namespace fringe::io {
 
@@ -115,7 +115,7 @@ casacore::TableDesc gain_table_desc() {
 void write_gain_table(const std::string& path, const GainTable& t) {
   if (path.empty()) throw Error("gain table: empty output path");
   const OutputTarget target = gain_table_target("", path);
-  check_writer_target(target);
+  check_output(target);
   TemporaryOutput temp(target);  // removed below on failure, and on SIGINT/SIGTERM
   try {
     casacore::SetupNewTable setup(temp.path(), gain_table_desc(), casacore::Table::New);
@@ -136,13 +136,13 @@ void write_gain_table(const std::string& path, const GainTable& t) {
     throw table_error(path, std::string("cannot write the gain table (temporary '") + temp.path() +
                                 "' removed): " + detail::write_failure_text(e.what()));
   }
-  commit_writer_output(temp);
+  temp.commit();
 }
 
 void write_gain_csv(const std::string& path, const GainTable& t) {
   if (path.empty()) throw Error("gain CSV: empty output path");
   const OutputTarget target = gain_csv_target("", path);
-  check_writer_target(target);
+  check_output(target);
   TemporaryOutput temp(target);
   {
     std::ofstream out(temp.path());
@@ -170,7 +170,7 @@ void write_gain_csv(const std::string& path, const GainTable& t) {
                             temp.path() + "' removed");
     }
   }
-  commit_writer_output(temp);
+  temp.commit();
 }
 
 GainTable read_gain_table(const std::string& path) {

@@ -22,7 +22,6 @@
 #include "fringe/io/ms/ms_path.h"
 #include "fringe/io/ms/ms_tables.h"
 #include "fringe/io/ms/write_error.h"
-#include "fringe/io/writer_guard.h"
 
 namespace fringe::io {
 
@@ -46,7 +45,7 @@ Error ms_error(const std::string& path, const std::string& message) {
 }
 
 // Checks that the folder of `path` exists and can be written, with a plain message if not.
-// (What may be at `path` itself is the output guard's rule: check_writer_target.)
+// (What may be at `path` itself is the output guard's rule: check_output.)
 void check_output_folder(const std::string& path) {
   fs::path parent = fs::path(path).parent_path();
   if (parent.empty()) parent = ".";
@@ -400,7 +399,7 @@ MsWriter::MsWriter(const std::string& name, const vis::VisMeta& meta, Logger* lo
   OutputTarget target;
   target.path = m.final_path;
   target.kind = OutputKind::MeasurementSet;
-  check_writer_target(target);
+  check_output(target);
   m.temp = std::make_unique<TemporaryOutput>(target);  // removed on a signal, too
   m.temp_path = m.temp->path();
   try {
@@ -466,7 +465,7 @@ void MsWriter::finish() {
   // Replaces an earlier Measurement Set only now, after checking again what is there; on
   // failure the temporary is removed and the final path keeps what it held.
   try {
-    commit_writer_output(*m.temp);
+    m.temp->commit();
   } catch (...) {
     m.failed = true;
     throw;
