@@ -134,9 +134,7 @@ void install(std::chrono::milliseconds grace) {
   std::thread(watcher).detach();
 }
 
-bool installed() { return g_installed.load(); }
 bool requested() { return g_signal.load() != 0; }
-int signal() { return g_signal.load(); }
 void request(int signal_number) { g_signal.store(signal_number); }
 void reset_for_tests() { g_signal.store(0); }
 

@@ -31,10 +31,8 @@ class Cancelled : public Error {
 };
 
 void install(std::chrono::milliseconds grace = std::chrono::milliseconds(800));
-bool installed();
 
 bool requested();
-int signal();                     // the signal received (0 if none)
 void request(int signal_number);  // as if the signal had arrived (tests, GUI embedding)
 void throw_if_requested();        // throws Cancelled when requested()
 void reset_for_tests();           // clears requested() (not the installation)
