@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "fringe/core/hd.h"
+#include "fringe/core/hd_math.h"
 
 namespace fringe {
 
@@ -21,49 +22,6 @@ static_assert(std::is_trivially_copyable_v<Complex<float>>);
 static_assert(std::is_trivial_v<Complex<double>>);
 static_assert(sizeof(Complex<float>) == 2 * sizeof(float));
 static_assert(sizeof(Complex<double>) == 2 * sizeof(double));
-
-namespace detail {
-
-// Math that picks the device intrinsic inside kernels and <cmath> on the host.
-FRINGE_HD_INLINE float hd_sqrt(float x) {
-#ifdef __CUDA_ARCH__
-  return sqrtf(x);
-#else
-  return std::sqrt(x);
-#endif
-}
-FRINGE_HD_INLINE double hd_sqrt(double x) {
-#ifdef __CUDA_ARCH__
-  return sqrt(x);
-#else
-  return std::sqrt(x);
-#endif
-}
-FRINGE_HD_INLINE void hd_sincos(float x, float* s, float* c) {
-#ifdef __CUDA_ARCH__
-  sincosf(x, s, c);
-#else
-  *s = std::sin(x);
-  *c = std::cos(x);
-#endif
-}
-FRINGE_HD_INLINE void hd_sincos(double x, double* s, double* c) {
-#ifdef __CUDA_ARCH__
-  sincos(x, s, c);
-#else
-  *s = std::sin(x);
-  *c = std::cos(x);
-#endif
-}
-FRINGE_HD_INLINE double hd_remainder(double x, double y) {
-#ifdef __CUDA_ARCH__
-  return remainder(x, y);
-#else
-  return std::remainder(x, y);
-#endif
-}
-
-}  // namespace detail
 
 template <typename T>
 FRINGE_HD_INLINE Complex<T> operator+(Complex<T> a, Complex<T> b) {

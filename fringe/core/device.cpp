@@ -1,7 +1,11 @@
 #include "fringe/core/device.h"
 
+#include "fringe/core/error.h"
+#include "fringe/core/log.h"
+
 #include <sched.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <thread>
@@ -106,8 +110,54 @@ std::string describe_devices() {
   return out.str();
 }
 
-std::string Device::to_string() const {
-  return is_gpu() ? "gpu " + std::to_string(index) : std::string("cpu");
+std::vector<int> choose_gpus(const DeviceRequest& request, int max_gpus, std::string_view step,
+                             Logger* logger) {
+  if (!request.use_gpus || max_gpus <= 0) return {};
+  const std::vector<GpuInfo> visible = cuda_devices();
+  std::vector<int> chosen;
+  if (request.cuda_device_ids.empty()) {
+    for (const GpuInfo& g : visible) chosen.push_back(g.index);
+  } else {
+    for (int id : request.cuda_device_ids) {
+      const bool found = std::any_of(visible.begin(), visible.end(),
+                                     [&](const GpuInfo& g) { return g.index == id; });
+      if (!found && !visible.empty()) {
+        throw Error::in_field("DeviceRequest.cuda_device_ids", std::to_string(id),
+                              "no such CUDA device: " + std::to_string(visible.size()) +
+                                  " GPU(s) are visible (indices from 0)");
+      }
+      if (found && std::find(chosen.begin(), chosen.end(), id) == chosen.end()) {
+        chosen.push_back(id);
+      }
+    }
+  }
+  std::string prefix(step);
+  prefix += ": ";
+  if (chosen.empty()) {
+    log_warning(logger, prefix +
+                            "use_gpus is true but no usable CUDA GPU was found (or this build has "
+                            "no CUDA back end): running on the CPU");
+    return chosen;
+  }
+  std::size_t limit = std::size_t(max_gpus);
+  if (request.num_devices > 0) limit = std::min(limit, std::size_t(request.num_devices));
+  if (chosen.size() > limit) {
+    if (!request.cuda_device_ids.empty()) {
+      log_warning(logger, prefix + "uses " + std::to_string(limit) + " GPU(s): the first " +
+                              std::to_string(limit) + " of cuda_device_ids");
+    }
+    chosen.resize(limit);
+  }
+  std::string names;
+  for (int id : chosen) {
+    for (const GpuInfo& g : visible) {
+      if (g.index == id) {
+        names += (names.empty() ? "" : ", ") + std::to_string(id) + " (" + g.name + ")";
+      }
+    }
+  }
+  log_info(logger, prefix + "running on " + std::to_string(chosen.size()) + " GPU(s): " + names);
+  return chosen;
 }
 
 }  // namespace fringe

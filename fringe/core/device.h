@@ -1,15 +1,16 @@
 // What the machine offers to compute on: CPU threads and CUDA GPUs (name, memory, compute
-// capability, multiprocessors), and a small Device value naming one of them for the compute
-// back ends (docs/architecture.md, "Compute back ends"). Memory sizes are in bytes.
+// capability, multiprocessors), and the one policy that picks the GPUs of a run
+// (docs/architecture.md, "Compute back ends"). Memory sizes are in bytes.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "fringe/core/memory.h"
-
 namespace fringe {
+
+class Logger;
 
 struct GpuInfo {
   int index = 0;                 // CUDA device index
@@ -33,23 +34,20 @@ std::vector<GpuInfo> cuda_devices();
 // A few lines for `--version` and run logs: CPU threads, CUDA build, each GPU.
 std::string describe_devices();
 
-enum class DeviceKind { Cpu, Cuda };
-
-// One place to run a compute step: the CPU (all its threads) or CUDA GPU `index`.
-struct Device {
-  DeviceKind kind = DeviceKind::Cpu;
-  int index = 0;
-
-  static Device cpu() { return {DeviceKind::Cpu, 0}; }
-  static Device cuda(int gpu_index) { return {DeviceKind::Cuda, gpu_index}; }
-  bool is_gpu() const { return kind == DeviceKind::Cuda; }
-  // Where this device's working arrays live: host, or gpu `index`.
-  MemoryLocation memory() const {
-    return is_gpu() ? MemoryLocation::gpu(index) : MemoryLocation::host();
-  }
-  std::string to_string() const;  // "cpu", "gpu 0"
-
-  friend bool operator==(const Device&, const Device&) = default;
+// What a run asks for (the keys use_gpus, cuda_device_ids and num_devices of each app).
+struct DeviceRequest {
+  bool use_gpus = false;
+  std::vector<int> cuda_device_ids;  // CUDA indices to use; empty: every visible GPU
+  int num_devices = 0;               // use at most this many GPUs; 0: all of them
 };
+
+// The one device policy of fringe: the CUDA GPUs a compute step runs on, in order; empty means
+// the CPU. `max_gpus` is how many the step can use (1 for the imager, calibration and the beam
+// pattern; the simulator spreads over all it is given). A listed index that is not visible is
+// an error (field DeviceRequest.cuda_device_ids). GPUs asked for but unavailable (no CUDA build,
+// no driver, no device) give one warning and the CPU; the chosen GPUs are logged. `step` names
+// the step in those lines ("simulator", "imager", ...).
+std::vector<int> choose_gpus(const DeviceRequest& request, int max_gpus, std::string_view step,
+                             Logger* logger);
 
 }  // namespace fringe

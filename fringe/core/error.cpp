@@ -12,7 +12,11 @@ std::string format_error(const std::string& message, const ErrorContext& c) {
     if (c.column > 0) prefix += ":" + std::to_string(c.column);
     prefix += ": ";
   }
-  if (!c.key.empty()) prefix += "setting '" + c.key + "' = '" + c.value + "': ";
+  if (!c.key.empty()) {
+    prefix += "setting '" + c.key + "' = '" + c.value + "': ";
+  } else if (!c.field.empty()) {
+    prefix += "field '" + c.field + "' = '" + c.value + "': ";
+  }
   return prefix + message;
 }
 
@@ -34,6 +38,14 @@ Error Error::in_setting(const std::string& key, const std::string& value,
                         const std::string& message) {
   ErrorContext c;
   c.key = key;
+  c.value = value;
+  return Error(message, std::move(c));
+}
+
+Error Error::in_field(const std::string& field, const std::string& value,
+                      const std::string& message) {
+  ErrorContext c;
+  c.field = field;
   c.value = value;
   return Error(message, std::move(c));
 }

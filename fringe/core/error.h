@@ -15,6 +15,10 @@ struct ErrorContext {
   long column = 0;    // 1-based column (0 = unknown)
   std::string key;    // settings key, e.g. "observation/start_frequency_hz"
   std::string value;  // the offending value as written
+  // A typed-config field, "Struct.member" (e.g. "StationBeamConfig.gaussian_fwhm_deg"), set by
+  // the library, which knows no settings keys; the app layer maps it to the key the user wrote
+  // (fringe/app/field_keys.h) before the message is shown.
+  std::string field;
 };
 
 class Error : public std::runtime_error {
@@ -30,13 +34,16 @@ class Error : public std::runtime_error {
   static Error in_file(const std::string& file, long line, const std::string& message);
   static Error in_setting(const std::string& key, const std::string& value,
                           const std::string& message);
+  static Error in_field(const std::string& field, const std::string& value,
+                        const std::string& message);
 
  private:
   std::string message_;
   ErrorContext context_;
 };
 
-// Formats "file:line:col: " / "setting 'key' = 'value': " + message.
+// Formats "file:line:col: " / "setting 'key' = 'value': " / "field 'Struct.member' = 'value': "
+// + message.
 std::string format_error(const std::string& message, const ErrorContext& context);
 
 }  // namespace fringe

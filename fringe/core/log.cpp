@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "fringe/core/error.h"
 
@@ -107,6 +108,11 @@ void Logger::set_timestamps(bool on) {
   timestamps_ = on;
 }
 
+void Logger::set_rewrite(std::function<std::string(std::string_view)> rewrite) {
+  std::lock_guard lock(mutex_);
+  rewrite_ = std::move(rewrite);
+}
+
 void Logger::log(LogLevel level, std::string_view message) {
   if (level == LogLevel::Off) return;  // not a message level
   std::string line;
@@ -114,7 +120,11 @@ void Logger::log(LogLevel level, std::string_view message) {
     std::lock_guard lock(mutex_);
     if (timestamps_) line = timestamp_now();
     line += level_tag(level);
-    line += message;
+    if (rewrite_) {
+      line += rewrite_(message);
+    } else {
+      line += message;
+    }
     if (level == LogLevel::Warning) ++warnings_;
     history_.push_back(line);
     if (file_.is_open()) file_ << line << '\n' << std::flush;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fstream>
+#include <functional>
 #include <iosfwd>
 #include <mutex>
 #include <string>
@@ -30,6 +31,9 @@ class Logger {
   void open_file(const std::string& path);  // also write every message (all levels) there
   void close_file();
   void set_timestamps(bool on);  // prefix "[HH:MM:SS.mmm]" (default on)
+  // Rewrites every message before it is written. The app layer uses it to show settings keys
+  // where the library names config fields ("Struct.member", fringe/app/field_keys.h).
+  void set_rewrite(std::function<std::string(std::string_view)> rewrite);
 
   void log(LogLevel level, std::string_view message);
   void debug(std::string_view m) { log(LogLevel::Debug, m); }
@@ -47,6 +51,7 @@ class Logger {
   std::ofstream file_;
   LogLevel level_ = LogLevel::Info;
   bool timestamps_ = true;
+  std::function<std::string(std::string_view)> rewrite_;
   int warnings_ = 0;
   std::vector<std::string> history_;
 };

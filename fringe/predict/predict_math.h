@@ -19,34 +19,11 @@
 #include <type_traits>
 
 #include "fringe/core/complex.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 #include "fringe/core/jones.h"
 
 namespace fringe::predict {
-
-inline constexpr double kPi = 3.141592653589793238462643383279502884;
-inline constexpr double kTwoPi = 6.283185307179586476925286766559005768;
-// Earth's rotation rate used by OSKAR's time-smearing formula (rad/s; docs/conventions.md,
-// "Smearing").
-inline constexpr double kEarthRotationRate = 7.272205217e-5;
-inline constexpr double kSpeedOfLight = 299792458.0;  // m/s
-
-namespace detail {
-FRINGE_HD_INLINE float hd_exp(float x) {
-#ifdef __CUDA_ARCH__
-  return expf(x);
-#else
-  return std::exp(x);
-#endif
-}
-FRINGE_HD_INLINE double hd_exp(double x) {
-#ifdef __CUDA_ARCH__
-  return ::exp(x);
-#else
-  return std::exp(x);
-#endif
-}
-}  // namespace detail
 
 // Below this |x| sinc uses its Taylor series (to x^8: truncation < 3e-18 at |x| = 0.1);
 // above it sin x / x from the separable numerator, whose absolute rounding (a few eps) is

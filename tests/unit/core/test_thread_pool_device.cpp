@@ -5,10 +5,14 @@
 #include <atomic>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
 #include "fringe/core/device.h"
+#include "fringe/core/error.h"
+#include "fringe/core/log.h"
+#include "fringe/core/memory.h"
 #include "fringe/core/thread_pool.h"
 
 namespace fringe {
@@ -113,17 +117,44 @@ TEST(Device, CpuAndDiscovery) {
   EXPECT_NE(text.find(gpus.empty() ? "GPUs: none" : "GPU 0: "), std::string::npos) << text;
 }
 
-TEST(Device, Value) {
-  EXPECT_EQ(Device::cpu().to_string(), "cpu");
-  EXPECT_EQ(Device::cuda(1).to_string(), "gpu 1");
-  EXPECT_EQ(Device::cuda(1).memory(), MemoryLocation::gpu(1));
-  EXPECT_EQ(Device::cpu().memory(), MemoryLocation::host());
-  EXPECT_TRUE(Device::cuda(0).is_gpu());
-  EXPECT_FALSE(Device::cpu().is_gpu());
+TEST(Device, ComputeCapability) {
   GpuInfo g;
   g.compute_major = 9;
   g.compute_minor = 0;
   EXPECT_EQ(g.compute_capability(), "9.0");
+}
+
+// The one device policy (core/device.h): CPU unless asked, every visible GPU by default, the
+// listed ones in order, capped by num_devices and by what the step can use; an index that is
+// not visible is an error naming the field.
+TEST(Device, ChooseGpus) {
+  const std::vector<GpuInfo> visible = cuda_devices();
+  std::ostringstream sink;
+  Logger log(sink);
+  DeviceRequest off;
+  EXPECT_TRUE(choose_gpus(off, 8, "test", &log).empty());
+  DeviceRequest all;
+  all.use_gpus = true;
+  const std::vector<int> chosen = choose_gpus(all, 64, "test", &log);
+  ASSERT_EQ(chosen.size(), visible.size());
+  for (std::size_t i = 0; i < chosen.size(); ++i) EXPECT_EQ(chosen[i], visible[i].index);
+  EXPECT_LE(choose_gpus(all, 1, "test", &log).size(), 1u);
+  DeviceRequest capped = all;
+  capped.num_devices = 1;
+  EXPECT_EQ(choose_gpus(capped, 64, "test", &log).size(), std::min<std::size_t>(1, visible.size()));
+  if (!visible.empty()) {
+    DeviceRequest bad = all;
+    bad.cuda_device_ids = {static_cast<int>(visible.size()) + 7};
+    try {
+      (void)choose_gpus(bad, 8, "test", &log);
+      FAIL() << "an invisible device index was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.context().field, "DeviceRequest.cuda_device_ids");
+    }
+    DeviceRequest listed = all;
+    listed.cuda_device_ids = {visible.back().index};
+    EXPECT_EQ(choose_gpus(listed, 8, "test", &log), std::vector<int>{visible.back().index});
+  }
 }
 
 }  // namespace

@@ -1,0 +1,60 @@
+// From typed-config fields to settings keys. The library below the app layer knows no settings
+// keys: its errors and warnings name config fields as "Struct.member" (ErrorContext::field,
+// core/error.h, and the same words in message text). Each app maps those names back to the keys
+// its user wrote, so the user still reads "setting 'image/size' = '3': ...".
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "fringe/core/error.h"
+
+namespace fringe {
+class Logger;
+}
+
+namespace fringe::app {
+
+// "Struct.member" -> "group/key" for one app.
+using FieldKeys = std::map<std::string, std::string, std::less<>>;
+
+// The maps of the four apps (field_keys_<app>.cpp). The beam-pattern map includes the station
+// beam fields of the simulator's, as both read the same telescope keys.
+const FieldKeys& simulator_field_keys();
+const FieldKeys& beam_pattern_field_keys();
+const FieldKeys& imager_field_keys();
+const FieldKeys& calibrate_field_keys();
+
+// Every "Struct.member" of `keys` in text replaced by its key (longest names first, so
+// "A.b_c" is not taken for "A.b").
+std::string fields_to_keys(std::string_view text, const FieldKeys& keys);
+
+// e with its field turned into the key and its message rewritten; e itself when nothing maps.
+Error with_keys(const Error& e, const FieldKeys& keys);
+
+// Runs f; a fringe::Error it throws is rethrown through with_keys, and the logger (may be null)
+// rewrites fields in its messages for the duration.
+template <typename F>
+decltype(auto) with_setting_keys(const FieldKeys& keys, Logger* logger, F&& f);
+
+// Installs/removes the logger rewrite (used by with_setting_keys).
+void rewrite_fields(Logger* logger, const FieldKeys* keys);
+
+template <typename F>
+decltype(auto) with_setting_keys(const FieldKeys& keys, Logger* logger, F&& f) {
+  struct Restore {
+    Logger* logger;
+    ~Restore() { rewrite_fields(logger, nullptr); }
+  } restore{logger};
+  rewrite_fields(logger, &keys);
+  try {
+    return std::forward<F>(f)();
+  } catch (const Error& e) {
+    throw with_keys(e, keys);
+  }
+}
+
+}  // namespace fringe::app

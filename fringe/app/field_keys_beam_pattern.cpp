@@ -1,0 +1,16 @@
+// The config fields the library names in errors and warnings of the beam_pattern app, and the
+// settings keys they come from (field_keys.h).
+#include "fringe/app/field_keys.h"
+
+namespace fringe::app {
+
+const FieldKeys& beam_pattern_field_keys() {
+  static const FieldKeys keys = {
+      {"DeviceRequest.cuda_device_ids", "simulator/cuda_device_ids"},
+      {"DeviceRequest.num_devices", "simulator/num_devices"},
+      {"DeviceRequest.use_gpus", "simulator/use_gpus"},
+  };
+  return keys;
+}
+
+}  // namespace fringe::app
