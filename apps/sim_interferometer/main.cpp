@@ -160,8 +160,8 @@ void log_simulation_plan(const fringe::sim::SimulationConfig& c, Logger& log) {
                                            : "auto"));
   const std::string threads =
       std::to_string(fringe::sim::resolve_num_threads(c)) + " CPU thread(s)";
-  log.info((c.use_gpus ? "  devices: the GPUs (simulator/use_gpus), else " + threads
-                       : "  devices: " + threads) +
+  log.info((c.devices.use_gpus ? "  devices: the GPUs (simulator/use_gpus), else " + threads
+                               : "  devices: " + threads) +
            ", blocks of <= " + std::to_string(c.times_per_block()) + " time(s) x " +
            std::to_string(c.channels_per_block()) +
            " channel(s), sky chunks of <= " + std::to_string(c.max_sources_per_chunk) + " sources");
@@ -182,7 +182,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   // CUDA's start-up (the driver and a context on each GPU: a few tenths of a second) runs
   // while the models load; the simulation's own GPU query then finds it done.
   std::future<void> cuda_start;
-  if (config.use_gpus) {
+  if (config.devices.use_gpus) {
     cuda_start = std::async(std::launch::async, [] { (void)fringe::cuda_devices(); });
   }
   // The optional calibration and imaging steps are configured (and their settings checked)

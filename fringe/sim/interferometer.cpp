@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <exception>
 #include <future>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -781,37 +782,9 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
 
 }  // namespace
 
-std::vector<int> select_gpus(const SimulationConfig& config, const RunContext& context) {
-  if (!config.use_gpus) return {};
-#ifdef FRINGE_HAVE_CUDA
-  std::optional<Timed> timed(std::in_place, context.timers, "GPU discovery");  // CUDA start-up
-  std::vector<int> gpus = usable_gpus(config.cuda_device_ids);
-  timed.reset();
-#else
-  std::vector<int> gpus;  // no CUDA back end in this build
-#endif
-  if (gpus.empty()) {
-    log_warning(context.logger,
-                "simulator/use_gpus is true but no usable CUDA GPU was found (or this build has "
-                "no CUDA back end): running on " +
-                    std::to_string(resolve_num_threads(config)) + " CPU thread(s)");
-    return gpus;
-  }
-  if (config.num_threads > 0 && std::size_t(config.num_threads) < gpus.size()) {
-    gpus.resize(std::size_t(config.num_threads));  // simulator/num_devices: GPUs to use
-  }
-  std::string names;
-  for (const GpuInfo& g : cuda_devices()) {
-    if (std::find(gpus.begin(), gpus.end(), g.index) != gpus.end()) {
-      names += (names.empty() ? "" : ", ") + std::to_string(g.index) + " (" + g.name + ")";
-    }
-  }
-  log_info(context.logger, "running on " + std::to_string(gpus.size()) + " GPU(s): " + names);
-  return gpus;
-}
-
 int resolve_num_threads(const SimulationConfig& config) {
-  return config.num_threads > 0 ? config.num_threads : std::max(1, cpu_thread_count());
+  const int n = config.devices.num_devices;
+  return n > 0 ? n : std::max(1, cpu_thread_count());
 }
 
 SimulationResult simulate_interferometer(const SimulationConfig& config, sky::SkyModel sky,
@@ -845,7 +818,12 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
       sky, o.phase_centre_ra, o.phase_centre_dec, config.zero_failed_gaussians, diagnostics);
 
   std::vector<Chunk> chunks;
-  const std::vector<int> gpus = select_gpus(config, context);
+  std::vector<int> gpus;
+  if (config.devices.use_gpus) {
+    Timed timed(context.timers, "GPU discovery");  // CUDA start-up
+    gpus =
+        choose_gpus(config.devices, std::numeric_limits<int>::max(), "simulator", context.logger);
+  }
   std::size_t per_chunk = std::max<std::size_t>(1, config.max_sources_per_chunk);
 #ifdef FRINGE_HAVE_CUDA
   // Out of GPU memory is never silent: the chunk shrinks to what the smallest GPU holds (with

@@ -64,12 +64,8 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
                                          const telescope::TelescopeModel& telescope,
                                          const RunContext& context);
 
-// The number of CPU threads a config asks for (num_threads, or the core count for auto).
+// The number of CPU threads of a CPU run: SimulationConfig.devices.num_devices, or the core
+// count when that is 0 (auto).
 int resolve_num_threads(const SimulationConfig& config);
-
-// The GPUs a run uses: none unless simulator/use_gpus; then simulator/cuda_device_ids (all
-// visible ones by default), at most simulator/num_devices of them. Logs the choice, or one
-// warning when use_gpus is set but no usable GPU exists (the CPU then runs the simulation).
-std::vector<int> select_gpus(const SimulationConfig& config, const RunContext& context);
 
 }  // namespace fringe::sim

@@ -307,9 +307,9 @@ telescope::ElementErrorConfig element_error_config(const Settings& s) {
 SimulationConfig simulation_config(const Settings& s) {
   SimulationConfig c;
   c.precision = s.get_bool("simulator/double_precision") ? Precision::Double : Precision::Single;
-  c.use_gpus = s.get_bool("simulator/use_gpus");
-  c.cuda_device_ids = cuda_device_ids(s);
-  c.num_threads = int_or_auto(s, "simulator/num_devices");
+  c.devices.use_gpus = s.get_bool("simulator/use_gpus");
+  c.devices.cuda_device_ids = cuda_device_ids(s);
+  c.devices.num_devices = int_or_auto(s, "simulator/num_devices");
   c.max_sources_per_chunk = static_cast<std::size_t>(s.get_int("simulator/max_sources_per_chunk"));
 
   c.observation = observation_config(s);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fringe/core/device.h"
 #include "fringe/core/precision.h"
 #include "fringe/jones/station_beam_config.h"
 #include "fringe/settings/settings.h"
@@ -53,9 +54,9 @@ vis::NoiseTable noise_table(const NoiseConfig& noise, const ObservationConfig& o
 struct SimulationConfig {
   // simulator/...
   Precision precision = Precision::Double;
-  bool use_gpus = true;              // the CPU runs it when no usable GPU exists
-  std::vector<int> cuda_device_ids;  // simulator/cuda_device_ids; empty = all
-  int num_threads = 0;  // simulator/num_devices: CPU threads, or at most this many GPUs; 0 = auto
+  // The GPUs to use (the CPU runs it when no usable GPU exists); devices.num_devices is also
+  // the number of CPU threads of a CPU run (0: every core), as OSKAR's "compute devices".
+  DeviceRequest devices{.use_gpus = true, .cuda_device_ids = {}, .num_devices = 0};
   std::size_t max_sources_per_chunk = 16384;
 
   ObservationConfig observation;

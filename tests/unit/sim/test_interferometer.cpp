@@ -55,8 +55,9 @@ SimulationConfig base_config(const std::string& name) {
   c.observation.length_sec = 480;
   c.observation.num_time_steps = 5;
   c.beam.station_type = fringe::jones::StationType::Isotropic;
-  c.use_gpus = false;  // these tests check the CPU path (test_interferometer_gpu.cpp: the GPU)
-  c.num_threads = 1;
+  // These tests check the CPU path (test_interferometer_gpu.cpp: the GPU).
+  c.devices.use_gpus = false;
+  c.devices.num_devices = 1;
   c.ms_path = out_path(name);
   return c;
 }
@@ -216,7 +217,7 @@ TEST(Interferometer, ThreadCountDoesNotChangeResults) {
   c.write_autos = true;
   const auto one = run_and_read(c, sky);
   for (int threads : {2, 3}) {
-    c.num_threads = threads;
+    c.devices.num_devices = threads;
     c.ms_path = out_path("threads" + std::to_string(threads) + ".ms");
     expect_identical(run_and_read(c, sky), one);  // bitwise
   }
@@ -225,7 +226,7 @@ TEST(Interferometer, ThreadCountDoesNotChangeResults) {
 TEST(Interferometer, BlockAndChunkSizesDoNotChangeResults) {
   const auto sky = busy_sky(25);
   SimulationConfig c = base_config("blocks_ref.ms");
-  c.num_threads = 2;
+  c.devices.num_devices = 2;
   const auto ref = run_and_read(c, sky);
   c.max_times_per_block = 2;
   c.max_channels_per_block = 2;
@@ -271,7 +272,7 @@ TEST(Interferometer, FailureInAWorkUnitIsReported) {
   c.beam.station_type = fringe::jones::StationType::Gaussian;
   c.beam.gaussian.fwhm_rad = 100 * kDeg;
   c.beam.gaussian.ref_freq_hz = 2.8e9;  // 200 deg at 1.4 GHz
-  c.num_threads = 3;
+  c.devices.num_devices = 3;
   c.max_sources_per_chunk = 2;
   fringe::sim::RunContext ctx;
   try {
@@ -318,7 +319,7 @@ TEST(Interferometer, ApertureArrayAutosAtPhaseCentreAreNormalised) {
     }
   }
   EXPECT_EQ(autos, 2u * 4u * 3u);
-  c.num_threads = 2;
+  c.devices.num_devices = 2;
   c.max_sources_per_chunk = 1;
   c.ms_path = out_path("aa_autos_2.ms");
   fringe::sim::simulate_interferometer(c, sky, tel, ctx);
@@ -457,7 +458,7 @@ TEST(InterferometerNoise, SeededThreadAndBlockIndependent) {
   SimulationConfig a = noise_config("noise_a.ms", 5);
   const auto va = run_and_read(a, sky);
   SimulationConfig b = noise_config("noise_b.ms", 5);
-  b.num_threads = 3;
+  b.devices.num_devices = 3;
   b.max_times_per_block = 2;
   b.max_channels_per_block = 1;
   const auto vb = run_and_read(b, sky);

@@ -82,8 +82,8 @@ Case make_case(const std::string& model, fringe::jones::StationType type) {
 }
 
 std::vector<fringe::Complex<float>> run(Case& c, bool gpu, const std::string& name) {
-  c.config.use_gpus = gpu;
-  c.config.num_threads = gpu ? 0 : 2;
+  c.config.devices.use_gpus = gpu;
+  c.config.devices.num_devices = gpu ? 0 : 2;
   c.config.ms_path = out_path(name + (gpu ? "_gpu.ms" : "_cpu.ms"));
   fringe::sim::RunContext ctx;
   const auto result = fringe::sim::simulate_interferometer(c.config, c.sky, c.tel, ctx);

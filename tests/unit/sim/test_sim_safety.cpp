@@ -173,8 +173,8 @@ fringe::sim::SimulationConfig config(const std::string& name) {
   c.observation.length_sec = 600;
   c.observation.num_time_steps = 3;
   c.beam.station_type = fringe::jones::StationType::Isotropic;
-  c.use_gpus = false;
-  c.num_threads = 1;
+  c.devices.use_gpus = false;
+  c.devices.num_devices = 1;
   c.ms_path = out_dir() + "/" + name;
   fringe::remove_temporary(c.ms_path);  // a folder this test made earlier
   return c;

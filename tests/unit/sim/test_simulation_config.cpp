@@ -47,7 +47,7 @@ TEST(SimulationConfig, DefaultsAndUnits) {
   s.set("interferometer/uv_filter_units", "Metres");
   const auto c = fringe::sim::simulation_config(s);
   EXPECT_EQ(c.precision, fringe::Precision::Double);
-  EXPECT_EQ(c.num_threads, 0);  // auto
+  EXPECT_EQ(c.devices.num_devices, 0);  // auto
   EXPECT_EQ(c.max_sources_per_chunk, 16384u);
   EXPECT_EQ(c.channels_per_block(), 8);  // auto = min(20, 8)
   EXPECT_EQ(c.times_per_block(), 3);     // 8, but only 3 times
@@ -72,7 +72,7 @@ TEST(SimulationConfig, ExplicitValues) {
   s.set("interferometer/correlation_type", "Auto-correlations");
   const auto c = fringe::sim::simulation_config(s);
   EXPECT_EQ(c.precision, fringe::Precision::Single);
-  EXPECT_EQ(c.num_threads, 3);
+  EXPECT_EQ(c.devices.num_devices, 3);
   EXPECT_EQ(c.channels_per_block(), 5);
   EXPECT_EQ(c.times_per_block(), 2);
   EXPECT_FALSE(c.write_cross);
