@@ -1,48 +1,33 @@
 #include "gui/fits_image.h"
 
-#include <fitsio.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <numbers>
 
 #include "fringe/core/error.h"
+#include "fringe/io/fits/fits_file.h"
 
 namespace fringe::gui {
 
 namespace {
 
+using io::FitsFile;
+
 constexpr double kDeg = std::numbers::pi / 180.0;
 
-struct Closer {
-  void operator()(fitsfile* f) const {
-    int status = 0;
-    fits_close_file(f, &status);
-  }
-};
-using FitsPtr = std::unique_ptr<fitsfile, Closer>;
-
 [[noreturn]] void fail(const QString& path, const std::string& what, int status) {
-  char text[FLEN_STATUS] = {0};
-  fits_get_errstatus(status, text);
-  throw fringe::Error(path.toStdString() + ": " + what + ": " + text);
+  throw fringe::Error(path.toStdString() + ": " + what + ": " + io::cfitsio_message(status));
 }
 
-std::optional<double> key_double(fitsfile* f, const char* name) {
-  int status = 0;
-  double v = 0;
-  fits_read_key(f, TDOUBLE, name, &v, nullptr, &status);
-  if (status != 0) return std::nullopt;
-  return v;
+// Header keywords; a missing or unreadable one is treated as absent.
+std::optional<double> key_double(const FitsFile& f, const std::string& name) {
+  return f.try_key_double(name);
 }
 
-QString key_string(fitsfile* f, const char* name) {
-  int status = 0;
-  char v[FLEN_VALUE] = {0};
-  fits_read_key(f, TSTRING, name, v, nullptr, &status);
-  return status == 0 ? QString::fromLatin1(v).trimmed() : QString();
+QString key_string(const FitsFile& f, const std::string& name) {
+  const auto v = f.try_key_string(name);
+  return v ? QString::fromLatin1(v->c_str()).trimmed() : QString();
 }
 
 // The frame of a CTYPE1/CTYPE2 pair (the first four characters name the coordinate).
@@ -57,20 +42,20 @@ SkyFrame sky_frame(const QString& c1, const QString& c2) {
   return SkyFrame::None;
 }
 
-FitsWcs read_wcs(fitsfile* f) {
+FitsWcs read_wcs(const FitsFile& f) {
   FitsWcs w;
   for (int i = 0; i < 2; ++i) {
     const std::string n = std::to_string(i + 1);
-    w.ctype[i] = key_string(f, ("CTYPE" + n).c_str()).toUpper();
-    w.crval[i] = key_double(f, ("CRVAL" + n).c_str()).value_or(0.0);
-    w.crpix[i] = key_double(f, ("CRPIX" + n).c_str()).value_or(0.0);
+    w.ctype[i] = key_string(f, "CTYPE" + n).toUpper();
+    w.crval[i] = key_double(f, "CRVAL" + n).value_or(0.0);
+    w.crpix[i] = key_double(f, "CRPIX" + n).value_or(0.0);
   }
   const bool has_cd = key_double(f, "CD1_1") || key_double(f, "CD2_2");
   if (has_cd) {
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j) {
         const std::string k = "CD" + std::to_string(i + 1) + "_" + std::to_string(j + 1);
-        w.cd[i][j] = key_double(f, k.c_str()).value_or(0.0);
+        w.cd[i][j] = key_double(f, k).value_or(0.0);
       }
   } else {
     const double cdelt[2] = {key_double(f, "CDELT1").value_or(1.0),
@@ -82,7 +67,7 @@ FitsWcs read_wcs(fitsfile* f) {
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j) {
           const std::string k = "PC" + std::to_string(i + 1) + "_" + std::to_string(j + 1);
-          pc[i][j] = key_double(f, k.c_str()).value_or(i == j ? 1.0 : 0.0);
+          pc[i][j] = key_double(f, k).value_or(i == j ? 1.0 : 0.0);
         }
     } else if (auto rho = key_double(f, "CROTA2")) {
       // Greisen & Calabretta (2002) eq. 186 (the AIPS convention).
@@ -109,25 +94,21 @@ FitsWcs read_wcs(fitsfile* f) {
 
 FitsImage load_fits_image(const QString& path, int plane) {
   int status = 0;
-  fitsfile* raw = nullptr;
-  const QByteArray name = path.toLocal8Bit();
-  fits_open_image(&raw, name.constData(), READONLY, &status);
-  if (status != 0) fail(path, "cannot open as a FITS image", status);
-  FitsPtr f(raw);
-  int naxis = 0;
-  fits_get_img_dim(f.get(), &naxis, &status);
+  FitsFile f;
+  if (!f.open(path.toLocal8Bit().toStdString(), io::FitsOpen::ReadOnlyImage, status))
+    fail(path, "cannot open as a FITS image", status);
+  const int naxis = f.image_dim(status);
   if (status != 0) fail(path, "cannot read the image dimensions", status);
   if (naxis < 2)
     throw fringe::Error(path.toStdString() + ": not a 2-D image (NAXIS = " + std::to_string(naxis) +
                         ")");
-  std::vector<LONGLONG> axes(static_cast<size_t>(naxis));
-  fits_get_img_sizell(f.get(), naxis, axes.data(), &status);
+  const std::vector<long> axes = f.image_size(naxis, status);
   if (status != 0) fail(path, "cannot read the axis lengths", status);
   FitsImage img;
   img.path = path;
   img.width = static_cast<int>(axes[0]);
   img.height = static_cast<int>(axes[1]);
-  LONGLONG planes = 1;
+  long long planes = 1;
   for (int i = 2; i < naxis; ++i) planes *= axes[i];
   img.num_planes = static_cast<int>(planes);
   if (plane < 0 || plane >= img.num_planes)
@@ -135,21 +116,19 @@ FitsImage load_fits_image(const QString& path, int plane) {
                         " out of range (the image has " + std::to_string(img.num_planes) + ")");
   img.plane = plane;
   // First pixel of the plane: axes beyond the second count in FITS (column-major) order.
-  std::vector<LONGLONG> first(static_cast<size_t>(naxis), 1);
-  LONGLONG rest = plane;
+  std::vector<long> first(static_cast<size_t>(naxis), 1);
+  long long rest = plane;
   for (int i = 2; i < naxis; ++i) {
     first[i] = rest % axes[i] + 1;
     rest /= axes[i];
   }
-  const LONGLONG n = static_cast<LONGLONG>(img.width) * img.height;
+  const long long n = static_cast<long long>(img.width) * img.height;
   img.pixels.resize(static_cast<size_t>(n));
-  float nan = std::numeric_limits<float>::quiet_NaN();
-  int any_null = 0;
-  fits_read_pixll(f.get(), TFLOAT, first.data(), n, &nan, img.pixels.data(), &any_null, &status);
+  f.read_pixels(first, img.pixels, std::numeric_limits<float>::quiet_NaN(), status);
   if (status != 0) fail(path, "cannot read the pixels", status);
-  img.bunit = key_string(f.get(), "BUNIT");
-  img.object = key_string(f.get(), "OBJECT");
-  img.wcs = read_wcs(f.get());
+  img.bunit = key_string(f, "BUNIT");
+  img.object = key_string(f, "OBJECT");
+  img.wcs = read_wcs(f);
   return img;
 }
 

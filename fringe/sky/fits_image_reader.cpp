@@ -12,13 +12,15 @@
 
 #include "fringe/astro/direction.h"
 #include "fringe/core/error.h"
+#include "fringe/io/fits/fits_file.h"
 #include "fringe/sky/brightness.h"
-#include "fringe/sky/fits_file.h"
 #include "fringe/sky/text_parse.h"
 
 namespace fringe::sky {
 
 namespace {
+
+using io::FitsFile;
 
 constexpr double kDeg = std::numbers::pi / 180.0;
 // No source comes near 1e30 Jy; larger pixel values only turn into Inf in products.
@@ -219,23 +221,22 @@ FitsImageReadOptions fits_image_read_options(const FitsImageConfig& c) {
 
 int fits_primary_naxis(const std::string& path) {
   FitsFile f(path);
-  int naxis = 0, status = 0;
-  fits_get_img_dim(f.get(), &naxis, &status);
+  int status = 0;
+  const int naxis = f.image_dim(status);
   f.check(status, "cannot read NAXIS");
   return naxis;
 }
 
 SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions& options) {
   FitsFile f(path);
-  int status = 0, naxis = 0;
-  fits_get_img_dim(f.get(), &naxis, &status);
+  int status = 0;
+  const int naxis = f.image_dim(status);
   f.check(status, "cannot read NAXIS");
   if (naxis < 2)
     throw Error::in_file(path, 0,
                          "not an image (NAXIS = " + std::to_string(naxis) +
                              "); HEALPix maps are read with the HEALPix reader");
-  std::vector<long> naxes(static_cast<std::size_t>(naxis));
-  fits_get_img_size(f.get(), naxis, naxes.data(), &status);
+  const std::vector<long> naxes = f.image_size(naxis, status);
   f.check(status, "cannot read image size");
   const CelestialAxes axes = celestial_axes(f);
   const std::array<double, 4> cd = cd_matrix(f);
@@ -318,9 +319,7 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
                          "not enough memory for an image plane of NAXIS1 = " + std::to_string(nx) +
                              " x NAXIS2 = " + std::to_string(ny) + " pixels");
   }
-  double nulval = std::nan("");
-  int anynul = 0;
-  fits_read_pix(f.get(), TDOUBLE, first.data(), nx * ny, &nulval, pixels.data(), &anynul, &status);
+  f.read_pixels(first, pixels, std::nan(""), status);
   f.check(status, "cannot read image pixels");
   const auto keep = pixel_selection(pixels, options.min_peak_fraction, options.min_abs_val);
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "fringe/core/error.h"
+#include "fringe/io/fits/fits_file.h"
 #include "fringe/sky/brightness.h"
-#include "fringe/sky/fits_file.h"
 
 namespace fringe::sky {
 
@@ -67,19 +67,17 @@ HealpixReadOptions healpix_read_options(const HealpixFitsConfig& c) {
 }
 
 SkyModel read_healpix_sky(const std::string& path, const HealpixReadOptions& options) {
-  FitsFile f(path);
-  int status = 0, hdutype = 0;
-  fits_movabs_hdu(f.get(), 2, &hdutype, &status);
+  io::FitsFile f(path);
+  int status = 0;
+  const io::FitsHduType hdu_type = f.move_to_hdu(2, status);
   f.check(status, "HEALPix map needs a binary table in HDU 2");
-  if (hdutype != BINARY_TBL) throw Error::in_file(path, 0, "HDU 2 is not a binary table");
+  if (hdu_type != io::FitsHduType::BinaryTable)
+    throw Error::in_file(path, 0, "HDU 2 is not a binary table");
   const std::string ordering = f.key_string("ORDERING").value_or("RING");
   if (ordering != "RING")
     throw Error::in_file(path, 0, "HEALPix ORDERING = '" + ordering + "'; only RING is supported");
-  long nrows = 0;
-  int typecode = 0;
-  long repeat = 0, width = 0;
-  fits_get_num_rows(f.get(), &nrows, &status);
-  fits_get_coltype(f.get(), 1, &typecode, &repeat, &width, &status);
+  const long nrows = f.num_rows(status);
+  const long repeat = f.column_repeat(1, status);
   f.check(status, "cannot read the HEALPix table layout");
   const long long total = static_cast<long long>(nrows) * repeat;
   std::uint64_t nside = 0;
@@ -105,9 +103,7 @@ SkyModel read_healpix_sky(const std::string& path, const HealpixReadOptions& opt
       static_cast<double>(total), sizeof(double) + 1.0,
       "NAXIS2 = " + std::to_string(nrows) + " rows of " + std::to_string(repeat) + " values");
   std::vector<double> values(static_cast<std::size_t>(total));
-  double nulval = std::nan("");
-  int anynul = 0;
-  fits_read_col(f.get(), TDOUBLE, 1, 1, 1, total, &nulval, values.data(), &anynul, &status);
+  f.read_column(1, 1, 1, values, std::nan(""), status);
   f.check(status, "cannot read HEALPix pixel values");
   for (double& v : values)
     if (v < -1e30) v = std::nan("");  // HEALPix UNSEEN (-1.6375e30)

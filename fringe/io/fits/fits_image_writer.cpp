@@ -1,7 +1,5 @@
 #include "fringe/io/fits/fits_image_writer.h"
 
-#include <fitsio.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +9,7 @@
 
 #include "fringe/core/error.h"
 #include "fringe/core/output_guard.h"
+#include "fringe/io/fits/fits_file.h"
 
 namespace fringe::io {
 namespace {
@@ -20,21 +19,8 @@ namespace fs = std::filesystem;
 constexpr int kMaxAxes = 4;
 constexpr int kDoubleDigits = 17;  // significant digits of double keyword values (round trip)
 
-// CFITSIO's text for a status code (and its message stack, which is then cleared).
-std::string cfitsio_message(int status) {
-  char text[FLEN_STATUS] = {0};
-  fits_get_errstatus(status, text);
-  std::string message = text;
-  char detail[FLEN_ERRMSG] = {0};
-  if (fits_read_errmsg(detail) && detail[0] != '\0' && message.find(detail) == std::string::npos) {
-    message += " (" + std::string(detail) + ")";
-  }
-  fits_clear_errmsg();
-  return message;
-}
-
 [[noreturn]] void fail(const std::string& path, const std::string& what, int status) {
-  throw Error::in_file(path, 0, what + ": CFITSIO: " + cfitsio_message(status));
+  throw Error::in_file(path, 0, what + ": CFITSIO: " + cfitsio_message(status, true));
 }
 
 void check_header(const std::string& path, const FitsImageHeader& header) {
@@ -53,30 +39,25 @@ void check_header(const std::string& path, const FitsImageHeader& header) {
   }
 }
 
-void write_keyword(fitsfile* f, const FitsKeyword& k, int& status) {
-  const char* comment = k.comment.empty() ? nullptr : k.comment.c_str();
+void write_keyword(FitsFile& f, const FitsKeyword& k, int& status) {
   if (const auto* s = std::get_if<std::string>(&k.value)) {
-    fits_write_key_str(f, k.name.c_str(), s->c_str(), comment, &status);
+    f.write_key_string(k.name, *s, k.comment, status);
   } else if (const auto* d = std::get_if<double>(&k.value)) {
-    fits_write_key_dbl(f, k.name.c_str(), *d, -kDoubleDigits, comment, &status);
+    f.write_key_double(k.name, *d, kDoubleDigits, k.comment, status);
   } else if (const auto* l = std::get_if<long>(&k.value)) {
-    fits_write_key_lng(f, k.name.c_str(), *l, comment, &status);
+    f.write_key_long(k.name, *l, k.comment, status);
   } else {
-    fits_write_key_log(f, k.name.c_str(), std::get<bool>(k.value) ? 1 : 0, comment, &status);
+    f.write_key_bool(k.name, std::get<bool>(k.value), k.comment, status);
   }
 }
 
-void write_axis(fitsfile* f, int n, const FitsAxis& a, int& status) {
+void write_axis(FitsFile& f, int n, const FitsAxis& a, int& status) {
   const std::string i = std::to_string(n);
-  if (!a.ctype.empty()) {
-    fits_write_key_str(f, ("CTYPE" + i).c_str(), a.ctype.c_str(),
-                       a.comment.empty() ? nullptr : a.comment.c_str(), &status);
-  }
-  fits_write_key_dbl(f, ("CRVAL" + i).c_str(), a.crval, -kDoubleDigits, nullptr, &status);
-  fits_write_key_dbl(f, ("CDELT" + i).c_str(), a.cdelt, -kDoubleDigits, nullptr, &status);
-  fits_write_key_dbl(f, ("CRPIX" + i).c_str(), a.crpix, -kDoubleDigits, nullptr, &status);
-  if (!a.cunit.empty())
-    fits_write_key_str(f, ("CUNIT" + i).c_str(), a.cunit.c_str(), nullptr, &status);
+  if (!a.ctype.empty()) f.write_key_string("CTYPE" + i, a.ctype, a.comment, status);
+  f.write_key_double("CRVAL" + i, a.crval, kDoubleDigits, "", status);
+  f.write_key_double("CDELT" + i, a.cdelt, kDoubleDigits, "", status);
+  f.write_key_double("CRPIX" + i, a.crpix, kDoubleDigits, "", status);
+  if (!a.cunit.empty()) f.write_key_string("CUNIT" + i, a.cunit, "", status);
 }
 
 }  // namespace
@@ -101,21 +82,15 @@ struct FitsImageWriter::Impl {
   bool keep_open = true;
   bool finished = false;
   bool failed = false;  // the temporary was given up after an error
-  fitsfile* fptr = nullptr;
+  FitsFile file;
 
   // Closes the handle; returns the CFITSIO status (0 when nothing was open).
-  int close() {
-    int status = 0;
-    if (fptr) fits_close_file(fptr, &status);
-    fptr = nullptr;
-    return status;
-  }
+  int close() { return file.close(); }
 
   void open() {
-    if (fptr) return;
+    if (file.is_open()) return;
     int status = 0;
-    if (fits_open_diskfile(&fptr, temp_path.c_str(), READWRITE, &status)) {
-      fptr = nullptr;
+    if (!file.open(temp_path, FitsOpen::ReadWritePlain, status)) {
       fail(path, "cannot reopen the temporary FITS file '" + temp_path + "'", status);
     }
   }
@@ -124,12 +99,7 @@ struct FitsImageWriter::Impl {
   // the temporary file; the final path is never touched. Never throws.
   void discard() noexcept {
     failed = true;
-    if (fptr) {
-      int status = 0;
-      fits_close_file(fptr, &status);
-      fits_clear_errmsg();
-      fptr = nullptr;
-    }
+    file.close_discarding_errors();
     try {
       if (temp) temp->discard();
     } catch (...) {
@@ -137,7 +107,7 @@ struct FitsImageWriter::Impl {
   }
 
   template <typename T>
-  void write(std::size_t offset, std::span<const T> values, int datatype) {
+  void write(std::size_t offset, std::span<const T> values) {
     if (finished) throw Error::in_file(path, 0, "cannot write to a FITS image after finish()");
     if (failed) throw Error::in_file(path, 0, "cannot write to a FITS image after an error");
     if (offset > num_pixels || values.size() > num_pixels - offset) {
@@ -149,11 +119,9 @@ struct FitsImageWriter::Impl {
     if (values.empty()) return;
     open();
     int status = 0;
-    // CFITSIO takes a non-const pointer but does not modify the values.
-    fits_write_img(fptr, datatype, static_cast<LONGLONG>(offset) + 1,
-                   static_cast<LONGLONG>(values.size()), const_cast<T*>(values.data()), &status);
+    file.write_pixels(static_cast<long long>(offset) + 1, values, status);
     if (status) {
-      const std::string message = cfitsio_message(status);
+      const std::string message = cfitsio_message(status, true);
       discard();
       throw Error::in_file(
           path, 0, "cannot write pixels to '" + temp_path + "' (removed): CFITSIO: " + message);
@@ -161,7 +129,7 @@ struct FitsImageWriter::Impl {
     if (!keep_open) {
       status = close();
       if (status) {
-        const std::string message = cfitsio_message(status);
+        const std::string message = cfitsio_message(status, true);
         discard();
         throw Error::in_file(path, 0,
                              "cannot close '" + temp_path + "' (removed): CFITSIO: " + message);
@@ -187,28 +155,26 @@ FitsImageWriter::FitsImageWriter(std::string path, const FitsImageHeader& header
   }
   int status = 0;
   errno = 0;
-  if (fits_create_diskfile(&m.fptr, m.temp_path.c_str(), &status)) {
+  if (!m.file.create(m.temp_path, status)) {
     const std::string system = errno ? std::string(" [") + std::strerror(errno) + "]" : "";
-    m.fptr = nullptr;
     fail(m.path, "cannot create the FITS file (as '" + m.temp_path + "')" + system, status);
   }
-  const int bitpix = header.pixel_type == FitsPixelType::Float64 ? DOUBLE_IMG : FLOAT_IMG;
-  fits_create_img(m.fptr, bitpix, static_cast<int>(header.axes.size()), naxes, &status);
+  m.file.create_image(header.pixel_type, std::span<const long>(naxes, header.axes.size()), status);
   for (std::size_t i = 0; i < header.axes.size(); ++i) {
-    write_axis(m.fptr, static_cast<int>(i) + 1, header.axes[i], status);
+    write_axis(m.file, static_cast<int>(i) + 1, header.axes[i], status);
   }
-  for (const FitsKeyword& k : header.keywords) write_keyword(m.fptr, k, status);
-  fits_write_date(m.fptr, &status);
-  for (const std::string& h : header.history) fits_write_history(m.fptr, h.c_str(), &status);
+  for (const FitsKeyword& k : header.keywords) write_keyword(m.file, k, status);
+  m.file.write_date(status);
+  for (const std::string& h : header.history) m.file.write_history(h, status);
   if (status) {
-    const std::string message = cfitsio_message(status);
+    const std::string message = cfitsio_message(status, true);
     m.discard();
     throw Error::in_file(m.path, 0, "cannot write the FITS header: CFITSIO: " + message);
   }
   if (!keep_open) {
     status = m.close();
     if (status) {
-      const std::string message = cfitsio_message(status);
+      const std::string message = cfitsio_message(status, true);
       m.discard();
       throw Error::in_file(m.path, 0, "cannot close '" + m.temp_path + "': CFITSIO: " + message);
     }
@@ -225,11 +191,11 @@ std::size_t FitsImageWriter::num_pixels() const { return impl_->num_pixels; }
 bool FitsImageWriter::finished() const { return impl_->finished; }
 
 void FitsImageWriter::write(std::size_t offset, std::span<const float> values) {
-  impl_->write(offset, values, TFLOAT);
+  impl_->write(offset, values);
 }
 
 void FitsImageWriter::write(std::size_t offset, std::span<const double> values) {
-  impl_->write(offset, values, TDOUBLE);
+  impl_->write(offset, values);
 }
 
 void FitsImageWriter::finish() {
@@ -238,7 +204,7 @@ void FitsImageWriter::finish() {
   if (m.failed) throw Error::in_file(m.path, 0, "finish() after an earlier write error");
   const int status = m.close();  // CFITSIO fills unwritten pixels with 0 when it closes
   if (status) {
-    const std::string message = cfitsio_message(status);
+    const std::string message = cfitsio_message(status, true);
     m.discard();
     throw Error::in_file(m.path, 0, "cannot close '" + m.temp_path + "': CFITSIO: " + message);
   }

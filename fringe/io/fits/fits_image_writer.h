@@ -1,5 +1,5 @@
-// FITS image writer (CFITSIO): a primary-HDU image of 1 to 4 axes in 32- or 64-bit IEEE
-// floating point, with a linear WCS per axis (CTYPEn, CRVALn, CDELTn, CRPIXn, CUNITn;
+// FITS image writer (CFITSIO, through fits_file.h): a primary-HDU image of 1 to 4 axes in 32- or
+// 64-bit IEEE floating point, with a linear WCS per axis (CTYPEn, CRVALn, CDELTn, CRPIXn, CUNITn;
 // Greisen & Calabretta 2002, A&A 395, 1061: world = CRVAL + CDELT (p - CRPIX), p 1-based),
 // extra keywords and HISTORY cards. Pixels are addressed by a 0-based linear offset with
 // axis 1 fastest (FITS order), so a caller can stream planes or pieces of planes in any order.
@@ -26,10 +26,9 @@
 #include <vector>
 
 #include "fringe/core/output_guard.h"
+#include "fringe/io/fits/fits_file.h"
 
 namespace fringe::io {
-
-enum class FitsPixelType { Float32, Float64 };  // BITPIX -32, -64
 
 // One image axis (NAXISn = length) and its linear WCS. Empty strings are not written.
 struct FitsAxis {
