@@ -27,6 +27,9 @@ const FieldKeys& simulator_field_keys();
 const FieldKeys& beam_pattern_field_keys();
 const FieldKeys& imager_field_keys();
 const FieldKeys& calibrate_field_keys();
+// The station-beam fields (jones::StationBeamConfig), merged into the simulator and beam-pattern
+// maps.
+const FieldKeys& station_beam_field_keys();
 
 // Every "Struct.member" of `keys` in text replaced by its key (longest names first, so
 // "A.b_c" is not taken for "A.b").

@@ -1,17 +1,15 @@
 #include "fringe/jones/station_beam_config.h"
 
 #include <cmath>
-#include <numbers>
 #include <sstream>
 #include <string>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 
 namespace fringe::jones {
 
 namespace {
-
-constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 
 std::string number(double v) {
   std::ostringstream s;
@@ -20,40 +18,41 @@ std::string number(double v) {
   return s.str();
 }
 
-// An FWHM (rad) must lie in (0, pi): sin(FWHM) is the tangent-plane width.
-void check_fwhm(const char* key, double fwhm_rad) {
-  if (!(fwhm_rad > 0.0 && fwhm_rad < std::numbers::pi)) {
-    throw Error::in_setting(key, number(fwhm_rad * kRadToDeg),
-                            "expected a full width at half maximum greater than 0 and less "
-                            "than 180 degrees for Gaussian station beams");
+// An FWHM (rad) must lie in (0, pi): sin(FWHM) is the tangent-plane width. `field` names the
+// config field; the value is shown in degrees, as the user gives it.
+void check_fwhm(const char* field, double fwhm_rad) {
+  if (!(fwhm_rad > 0.0 && fwhm_rad < kPi)) {
+    throw Error::in_field(field, number(fwhm_rad * kRadToDeg),
+                          "expected a full width at half maximum greater than 0 and less "
+                          "than 180 degrees for Gaussian station beams");
   }
 }
 
-void check_angle(const char* key, double angle_rad) {
+void check_angle(const char* field, double angle_rad) {
   if (!std::isfinite(angle_rad)) {
-    throw Error::in_setting(key, number(angle_rad * kRadToDeg),
-                            "expected a finite angle in degrees");
+    throw Error::in_field(field, number(angle_rad * kRadToDeg),
+                          "expected a finite angle in degrees");
   }
 }
 
 void validate_aperture_array(const ApertureArrayConfig& a) {
-  const std::string e = "telescope/aperture_array/element_pattern/";
   const ElementPatternConfig& p = a.element_pattern;
   if (p.functional_type == ElementFunctionalType::Dipole &&
       !(p.dipole_length > 0.0 && std::isfinite(p.dipole_length))) {
-    throw Error::in_setting(e + "dipole_length", number(p.dipole_length),
-                            "expected a dipole length greater than 0");
+    throw Error::in_field("StationBeamConfig.aperture_array.element_pattern.dipole_length",
+                          number(p.dipole_length), "expected a dipole length greater than 0");
   }
   if (p.taper == ElementTaper::Cosine &&
       !(p.taper_cosine_power >= 0.0 && std::isfinite(p.taper_cosine_power))) {
-    throw Error::in_setting(e + "taper/cosine_power", number(p.taper_cosine_power),
-                            "expected a cosine taper power >= 0");
+    throw Error::in_field("StationBeamConfig.aperture_array.element_pattern.taper_cosine_power",
+                          number(p.taper_cosine_power), "expected a cosine taper power >= 0");
   }
   if (p.taper == ElementTaper::Gaussian &&
       !(p.taper_gaussian_fwhm_rad > 0.0 && std::isfinite(p.taper_gaussian_fwhm_rad))) {
-    throw Error::in_setting(e + "taper/gaussian_fwhm_deg",
-                            number(p.taper_gaussian_fwhm_rad * kRadToDeg),
-                            "expected a Gaussian taper FWHM greater than 0 degrees");
+    throw Error::in_field(
+        "StationBeamConfig.aperture_array.element_pattern.taper_gaussian_fwhm_rad",
+        number(p.taper_gaussian_fwhm_rad * kRadToDeg),
+        "expected a Gaussian taper FWHM greater than 0 degrees");
   }
 }
 
@@ -86,19 +85,19 @@ void validate(const StationBeamConfig& config) {
   }
   const GaussianBeamConfig& g = config.gaussian;
   if (!(g.ref_freq_hz >= 0.0) || !std::isfinite(g.ref_freq_hz)) {
-    throw Error::in_setting("telescope/gaussian_beam/ref_freq_hz", number(g.ref_freq_hz),
-                            "expected a reference frequency >= 0 Hz (0: no frequency scaling)");
+    throw Error::in_field("StationBeamConfig.gaussian.ref_freq_hz", number(g.ref_freq_hz),
+                          "expected a reference frequency >= 0 Hz (0: no frequency scaling)");
   }
   if (!g.elliptical) {
-    check_fwhm("telescope/gaussian_beam/fwhm_deg", g.fwhm_rad);
+    check_fwhm("StationBeamConfig.gaussian.fwhm_rad", g.fwhm_rad);
     return;
   }
-  check_fwhm("telescope/gaussian_beam/x_fwhm_major_deg", g.x.fwhm_major_rad);
-  check_fwhm("telescope/gaussian_beam/x_fwhm_minor_deg", g.x.fwhm_minor_rad);
-  check_angle("telescope/gaussian_beam/x_angle_deg", g.x.angle_rad);
-  check_fwhm("telescope/gaussian_beam/y_fwhm_major_deg", g.y.fwhm_major_rad);
-  check_fwhm("telescope/gaussian_beam/y_fwhm_minor_deg", g.y.fwhm_minor_rad);
-  check_angle("telescope/gaussian_beam/y_angle_deg", g.y.angle_rad);
+  check_fwhm("StationBeamConfig.gaussian.x.fwhm_major_rad", g.x.fwhm_major_rad);
+  check_fwhm("StationBeamConfig.gaussian.x.fwhm_minor_rad", g.x.fwhm_minor_rad);
+  check_angle("StationBeamConfig.gaussian.x.angle_rad", g.x.angle_rad);
+  check_fwhm("StationBeamConfig.gaussian.y.fwhm_major_rad", g.y.fwhm_major_rad);
+  check_fwhm("StationBeamConfig.gaussian.y.fwhm_minor_rad", g.y.fwhm_minor_rad);
+  check_angle("StationBeamConfig.gaussian.y.angle_rad", g.y.angle_rad);
 }
 
 }  // namespace fringe::jones

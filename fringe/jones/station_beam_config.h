@@ -89,8 +89,9 @@ struct StationBeamConfig {
 };
 
 // Checks what the evaluation needs, so that bad values fail before any work. Throws
-// fringe::Error::in_setting naming the settings key, its value (in the settings' units) and
-// what is expected:
+// fringe::Error::in_field naming the config field ("StationBeamConfig.gaussian.fwhm_rad"; the
+// app layer maps it to its settings key), its value in the settings' units (degrees for
+// angles, as the user wrote it) and what is expected:
 //  - station types Aperture array and VLA (PBCOR): "not supported yet";
 //  - Gaussian: ref_freq_hz >= 0; circular fwhm in (0, 180) deg; elliptical: every major and
 //    minor FWHM in (0, 180) deg and finite angles.

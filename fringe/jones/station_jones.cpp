@@ -32,7 +32,8 @@ using RealOf = typename RealOfT<X>::type;
 
 // The FWHM at freq_hz, refused when it reaches 180 deg (sin(FWHM) would no longer grow with
 // the width, and at 180 deg the Gaussian's sigma is zero).
-double scaled_fwhm(const char* key, double fwhm_rad, double ref_freq_hz, double freq_hz) {
+// `field` names the config field; the value is shown in degrees, as the user gives it.
+double scaled_fwhm(const char* field, double fwhm_rad, double ref_freq_hz, double freq_hz) {
   const double scaled = gaussian_fwhm_at(fwhm_rad, ref_freq_hz, freq_hz);
   if (!(scaled > 0.0 && scaled < std::numbers::pi)) {
     std::ostringstream msg;
@@ -42,7 +43,7 @@ double scaled_fwhm(const char* key, double fwhm_rad, double ref_freq_hz, double 
     std::ostringstream value;
     value.precision(17);
     value << fwhm_rad * kRadToDeg;
-    throw Error::in_setting(key, value.str(), msg.str());
+    throw Error::in_field(field, value.str(), msg.str());
   }
   return scaled;
 }
@@ -176,18 +177,18 @@ StationBeamParams<double> make_station_beam_params(const StationBeamConfig& conf
   const GaussianBeamConfig& g = config.gaussian;
   if (!g.elliptical) {
     p.x = gaussian_circular(
-        scaled_fwhm("telescope/gaussian_beam/fwhm_deg", g.fwhm_rad, g.ref_freq_hz, freq_hz));
+        scaled_fwhm("StationBeamConfig.gaussian.fwhm_rad", g.fwhm_rad, g.ref_freq_hz, freq_hz));
     p.y = p.x;
   } else {
     p.elliptical = true;
-    p.x = gaussian_elliptical(scaled_fwhm("telescope/gaussian_beam/x_fwhm_major_deg",
+    p.x = gaussian_elliptical(scaled_fwhm("StationBeamConfig.gaussian.x.fwhm_major_rad",
                                           g.x.fwhm_major_rad, g.ref_freq_hz, freq_hz),
-                              scaled_fwhm("telescope/gaussian_beam/x_fwhm_minor_deg",
+                              scaled_fwhm("StationBeamConfig.gaussian.x.fwhm_minor_rad",
                                           g.x.fwhm_minor_rad, g.ref_freq_hz, freq_hz),
                               g.x.angle_rad);
-    p.y = gaussian_elliptical(scaled_fwhm("telescope/gaussian_beam/y_fwhm_major_deg",
+    p.y = gaussian_elliptical(scaled_fwhm("StationBeamConfig.gaussian.y.fwhm_major_rad",
                                           g.y.fwhm_major_rad, g.ref_freq_hz, freq_hz),
-                              scaled_fwhm("telescope/gaussian_beam/y_fwhm_minor_deg",
+                              scaled_fwhm("StationBeamConfig.gaussian.y.fwhm_minor_rad",
                                           g.y.fwhm_minor_rad, g.ref_freq_hz, freq_hz),
                               g.y.angle_rad);
   }

@@ -386,7 +386,7 @@ TEST(StationJones, BadInputAndInvalidConfigs) {
     validate(aa);
     FAIL() << "expected fringe::Error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.context().key, "telescope/aperture_array/element_pattern/dipole_length");
+    EXPECT_EQ(e.context().field, "StationBeamConfig.aperture_array.element_pattern.dipole_length");
   }
   StationBeamConfig vla;
   vla.station_type = StationType::VlaPbcor;
@@ -395,7 +395,7 @@ TEST(StationJones, BadInputAndInvalidConfigs) {
     validate(gaussian(0.0));
     FAIL() << "expected fringe::Error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.context().key, "telescope/gaussian_beam/fwhm_deg");
+    EXPECT_EQ(e.context().field, "StationBeamConfig.gaussian.fwhm_rad");
   }
   StationBeamConfig ell = gaussian(1.0);
   ell.gaussian.elliptical = true;  // x/y widths left at 0
@@ -403,7 +403,7 @@ TEST(StationJones, BadInputAndInvalidConfigs) {
     validate(ell);
     FAIL() << "expected fringe::Error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.context().key, "telescope/gaussian_beam/x_fwhm_major_deg");
+    EXPECT_EQ(e.context().field, "StationBeamConfig.gaussian.x.fwhm_major_rad");
   }
   EXPECT_THROW(validate(gaussian(1.0, -5.0)), Error);
   // FWHM scaled past 180 deg at a low frequency.
