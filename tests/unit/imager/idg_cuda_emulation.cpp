@@ -1,93 +1,22 @@
 // Host emulation of the CUDA IDG kernels (fringe/imager/idg_cuda_kernels.cuh), so their
 // indexing, shared-memory staging and formulas are tested on machines without a GPU: each
-// kernel launch runs its blocks one after another with one host thread per CUDA thread (a
-// std::barrier for __syncthreads, one static object per __shared__ array, std::atomic_ref for
-// atomicAdd). The launch sequence of CudaBackend (gridder, subgrid FFT, adder; splitter,
-// subgrid FFT, degridder) is replayed with FFTW for the FFTs and compared with the CPU back end.
+// kernel launch runs its blocks one after another with one host thread per CUDA thread
+// (tests/support/cuda_emulation.h). The launch sequence of CudaBackend (gridder, subgrid FFT,
+// adder; splitter, subgrid FFT, degridder) is replayed with FFTW for the FFTs and compared with
+// the CPU back end.
 // cuFFT, streams and the host-grid path are covered by test_imager_gpu only.
-#define __shared__ static
-#define __launch_bounds__(...)
+#include "tests/support/cuda_emulation.h"
 
-#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
-#include <barrier>
 #include <cmath>
-#include <memory>
 #include <numbers>
-#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
 
-using std::max;
-using std::min;
-
-thread_local uint3 threadIdx;
-thread_local uint3 blockIdx;
-thread_local dim3 gridDim;
-
-namespace emu {
-
-struct Block {
-  Block(unsigned threads, std::size_t shared_bytes)
-      : barrier(static_cast<std::ptrdiff_t>(threads)),
-        shared(std::max<std::size_t>(shared_bytes, 16)),
-        lanes(threads) {
-    for (unsigned w = 0; w < (threads + 31) / 32; ++w)
-      warp_barriers.push_back(std::make_unique<std::barrier<>>(std::min(32u, threads - 32 * w)));
-  }
-  std::barrier<> barrier;
-  std::vector<double> shared;  // 8-byte aligned
-  std::vector<double> lanes;   // one value per thread for warp shuffles
-  std::vector<std::unique_ptr<std::barrier<>>> warp_barriers;
-};
-thread_local Block* block = nullptr;
-
-template <class F>
-void launch(dim3 grid, unsigned threads, std::size_t shared_bytes, const F& body) {
-  Block b(threads, (shared_bytes + 7) / 8);
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      threadIdx = {t, 0, 0};
-      gridDim = grid;
-      block = &b;
-      for (unsigned by = 0; by < grid.y; ++by)
-        for (unsigned bx = 0; bx < grid.x; ++bx) {
-          blockIdx = {bx, by, 0};
-          body();
-          b.barrier.arrive_and_wait();
-        }
-    });
-  for (auto& th : pool) th.join();
-}
-
-}  // namespace emu
-
-void __syncthreads() { emu::block->barrier.arrive_and_wait(); }
-// Every lane of the warp takes part (as the kernels' full masks require).
-template <typename T>
-T __shfl_xor_sync(unsigned, T v, int lane_mask) {
-  auto& b = *emu::block;
-  const unsigned t = threadIdx.x;
-  b.lanes[t] = double(v);
-  b.warp_barriers[t / 32]->arrive_and_wait();
-  const T r = T(b.lanes[t ^ unsigned(lane_mask)]);
-  b.warp_barriers[t / 32]->arrive_and_wait();
-  return r;
-}
-void __sincosf(float x, float* s, float* c) {
-  *s = std::sin(x);
-  *c = std::cos(x);
-}
-float atomicAdd(float* a, float v) { return std::atomic_ref<float>(*a).fetch_add(v); }
-double atomicAdd(double* a, double v) { return std::atomic_ref<double>(*a).fetch_add(v); }
-
-#define FRINGE_IMAGER_DYNAMIC_SHARED(name) \
-  unsigned char* name = reinterpret_cast<unsigned char*>(emu::block->shared.data())
+#define FRINGE_IMAGER_DYNAMIC_SHARED(name) unsigned char* name = emu::dynamic_shared()
 #include "fringe/imager/fft_cpu.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/idg_cuda.h"
@@ -238,6 +167,24 @@ class EmulatedBackend final : public IdgBackend<T> {
   std::vector<T> ts_;
 };
 
+// The largest |out - ref| and the largest |ref| over two arrays of complex values.
+template <class A, class B>
+std::pair<double, double> max_difference(const A& out, const B& ref) {
+  double d = 0, s = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    d = std::max(d, std::hypot(out[i].re - ref[i].re, out[i].im - ref[i].im));
+    s = std::max(s, std::hypot(ref[i].re, ref[i].im));
+  }
+  return {d, s};
+}
+
+// A 64 x 64 model image per polarisation with one pixel set.
+std::vector<Complex<double>> one_pixel_model(int npol) {
+  std::vector<Complex<double>> model(npol * 64 * 64, Complex<double>{0, 0});
+  for (int q = 0; q < npol; ++q) model[q * 64 * 64 + 30 * 64 + 41] = {1.0, 0.2};
+  return model;
+}
+
 template <typename T>
 void compare(int npol, double tol, bool blocked, bool recurrence = true, int gridder_variant = 0,
              int degridder_variant = 0, bool double_recurrence = false) {
@@ -266,21 +213,12 @@ void compare(int npol, double tol, bool blocked, bool recurrence = true, int gri
   emu_backend.degridder_variant = degridder_variant;
   const auto ref = idg_image(g, taper, plan, vd, *cpu);
   const auto out = idg_image(g, taper, plan, v, emu_backend);
-  double d = 0, s = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    d = std::max(d, std::hypot(out[i].re - ref[i].re, out[i].im - ref[i].im));
-    s = std::max(s, std::hypot(ref[i].re, ref[i].im));
-  }
+  const auto [d, s] = max_difference(out, ref);
   EXPECT_LT(d, tol * s) << "gridding";
-  std::vector<Complex<double>> model(npol * 64 * 64, Complex<double>{0, 0});
-  for (int q = 0; q < npol; ++q) model[q * 64 * 64 + 30 * 64 + 41] = {1.0, 0.2};
+  const auto model = one_pixel_model(npol);
   idg_predict(g, taper, plan, model, vd, *cpu);
   idg_predict(g, taper, plan, model, v, emu_backend);
-  double dv = 0, sv = 0;
-  for (std::size_t k = 0; k < v.vis.size(); ++k) {
-    dv = std::max(dv, std::hypot(v.vis[k].re - vd.vis[k].re, v.vis[k].im - vd.vis[k].im));
-    sv = std::max(sv, std::hypot(vd.vis[k].re, vd.vis[k].im));
-  }
+  const auto [dv, sv] = max_difference(v.vis, vd.vis);
   EXPECT_LT(dv, tol * sv) << "degridding";
   std::printf(
       "emulated kernels, npol %d, %s, %s degridder%s, variants %d/%d: grid %.3g of %.3g, "
@@ -352,22 +290,13 @@ TEST(ImagerCudaEmulation, ATermsMatchCpu) {
     const Taper taper(TaperType::KaiserBessel, 7);
     const auto ref = idg_image(g, taper, plan, v, *cpu);
     const auto out = idg_image(g, taper, plan, v, emu_backend);
-    double d = 0, s = 0;
-    for (std::size_t i = 0; i < ref.size(); ++i) {
-      d = std::max(d, std::hypot(out[i].re - ref[i].re, out[i].im - ref[i].im));
-      s = std::max(s, std::hypot(ref[i].re, ref[i].im));
-    }
+    const auto [d, s] = max_difference(out, ref);
     EXPECT_LT(d, 1e-10 * s) << "gridding, npol " << npol;
-    std::vector<Complex<double>> model(npol * 64 * 64, Complex<double>{0, 0});
-    for (int q = 0; q < npol; ++q) model[q * 64 * 64 + 30 * 64 + 41] = {1.0, 0.2};
+    const auto model = one_pixel_model(npol);
     auto vc = v;
     idg_predict(g, taper, plan, model, vc, *cpu);
     idg_predict(g, taper, plan, model, v, emu_backend);
-    double dv = 0, sv = 0;
-    for (std::size_t k = 0; k < v.vis.size(); ++k) {
-      dv = std::max(dv, std::hypot(v.vis[k].re - vc.vis[k].re, v.vis[k].im - vc.vis[k].im));
-      sv = std::max(sv, std::hypot(vc.vis[k].re, vc.vis[k].im));
-    }
+    const auto [dv, sv] = max_difference(v.vis, vc.vis);
     EXPECT_LT(dv, 1e-10 * sv) << "degridding, npol " << npol;
   }
 }

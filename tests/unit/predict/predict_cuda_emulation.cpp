@@ -1,105 +1,21 @@
-// Host emulation of the CUDA predict kernels (predict_cuda_emulation.h). The CUDA keywords are
-// left empty by cuda_runtime.h for a host compiler (crt/host_defines.h) except __shared__,
-// which is defined `static` here first, so a kernel's __shared__ array is one object shared
-// by the threads of the (single running) block; dynamic shared memory comes from
-// dynamic_shared() below. The cp.async copies take their plain-copy fallback (no __CUDA_ARCH__).
-#define FRINGE_PREDICT_CUDA_EMULATION 1
-#define __shared__ static
-#define __launch_bounds__(...)
+// Host emulation of the CUDA predict kernels (predict_cuda_emulation.h), on the launches of
+// tests/support/cuda_emulation.h (blocks one after another, so a kernel's __shared__ array is
+// one static object). FRINGE_PREDICT_CUDA_EMULATION gives the kernels a namespace of their own
+// (no clash with the library's) and leaves dynamic_shared() to this file. The cp.async copies
+// take their plain-copy fallback (no __CUDA_ARCH__).
+#include "tests/support/cuda_emulation.h"
 
 #include "predict_cuda_emulation.h"
 
-#include <cuda_runtime.h>
-
 #include <algorithm>
-#include <barrier>
-#include <cmath>
 #include <cstddef>
-#include <memory>
 #include <new>
-#include <thread>
-#include <vector>
 
-// The kernels' unqualified min(int, int).
-using std::min;
-
-// Built-in variables of the emulated thread.
-thread_local uint3 threadIdx;
-thread_local uint3 blockIdx;
-thread_local dim3 blockDim;
-
-namespace emu {
-
-// Exchange slots of one warp, double-buffered so that one barrier per shuffle suffices: a lane
-// can only reuse a buffer after every lane has passed the next shuffle's barrier.
-struct Warp {
-  double value[2][32] = {};
-  std::barrier<> barrier{32};
-};
-
-struct Block {
-  explicit Block(unsigned threads, std::size_t shared_bytes)
-      : barrier(static_cast<std::ptrdiff_t>(threads)),
-        shared(static_cast<unsigned char*>(
-            ::operator new(std::max<std::size_t>(shared_bytes, 16), std::align_val_t(256)))) {
-    for (unsigned w = 0; w < (threads + 31) / 32; ++w) warps.push_back(std::make_unique<Warp>());
-  }
-  ~Block() { ::operator delete(shared, std::align_val_t(256)); }
-  Block(const Block&) = delete;
-  Block& operator=(const Block&) = delete;
-
-  std::barrier<> barrier;
-  std::vector<std::unique_ptr<Warp>> warps;
-  unsigned char* shared;
-};
-
-thread_local Block* block = nullptr;
-thread_local unsigned shuffle_phase = 0;
-
-// Runs body() as grid x threads CUDA threads: `threads` host threads walk the blocks one after
-// another (a barrier between blocks), so a block's shared memory is the one buffer.
-template <class F>
-void launch(dim3 grid, unsigned threads, std::size_t shared_bytes, const F& body) {
-  Block b(threads, shared_bytes);
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (unsigned t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      threadIdx = {t, 0, 0};
-      blockDim = dim3(threads);
-      block = &b;
-      shuffle_phase = 0;
-      for (unsigned by = 0; by < grid.y; ++by) {
-        for (unsigned bx = 0; bx < grid.x; ++bx) {
-          blockIdx = {bx, by, 0};
-          body();
-          b.barrier.arrive_and_wait();
-        }
-      }
-    });
-  }
-  for (auto& th : pool) th.join();
-}
-
-}  // namespace emu
-
-void __syncthreads() { emu::block->barrier.arrive_and_wait(); }
-
-// Every lane of the warp writes its value, then reads lane ^ mask (all 32 lanes take part, as
-// the kernels' full-mask shuffles require).
-template <typename T>
-T __shfl_xor_sync(unsigned /*mask*/, T v, int lane_mask) {
-  emu::Warp& w = *emu::block->warps[threadIdx.x / 32];
-  const unsigned lane = threadIdx.x % 32, ph = emu::shuffle_phase;
-  emu::shuffle_phase ^= 1u;
-  w.value[ph][lane] = static_cast<double>(v);
-  w.barrier.arrive_and_wait();
-  return static_cast<T>(w.value[ph][lane ^ static_cast<unsigned>(lane_mask)]);
-}
+#define FRINGE_PREDICT_CUDA_EMULATION 1
 
 namespace fringe::predict::cuda_detail {
 inline namespace emulated {  // the kernels' namespace in this translation unit
-unsigned char* dynamic_shared() { return emu::block->shared; }
+unsigned char* dynamic_shared() { return emu::dynamic_shared(); }
 }  // namespace emulated
 }  // namespace fringe::predict::cuda_detail
 
