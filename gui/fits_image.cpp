@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/io/fits/fits_file.h"
 
@@ -13,8 +13,6 @@ namespace fringe::gui {
 namespace {
 
 using io::FitsFile;
-
-constexpr double kDeg = std::numbers::pi / 180.0;
 
 [[noreturn]] void fail(const QString& path, const std::string& what, int status) {
   throw fringe::Error(path.toStdString() + ": " + what + ": " + io::cfitsio_message(status));
@@ -71,7 +69,7 @@ FitsWcs read_wcs(const FitsFile& f) {
         }
     } else if (auto rho = key_double(f, "CROTA2")) {
       // Greisen & Calabretta (2002) eq. 186 (the AIPS convention).
-      const double c = std::cos(*rho * kDeg), s = std::sin(*rho * kDeg);
+      const double c = std::cos(*rho * kDegToRad), s = std::sin(*rho * kDegToRad);
       const double lambda = cdelt[1] / cdelt[0];
       pc[0][0] = c;
       pc[0][1] = -lambda * s;
@@ -158,8 +156,8 @@ std::optional<SkyPosition> pixel_to_sky(const FitsWcs& wcs, double x, double y) 
   if (!wcs.supported()) return std::nullopt;
   const double p1 = x + 1.0 - wcs.crpix[0], p2 = y + 1.0 - wcs.crpix[1];
   // Intermediate world coordinates (x, y), radians.
-  const double ix = (wcs.cd[0][0] * p1 + wcs.cd[0][1] * p2) * kDeg;
-  const double iy = (wcs.cd[1][0] * p1 + wcs.cd[1][1] * p2) * kDeg;
+  const double ix = (wcs.cd[0][0] * p1 + wcs.cd[0][1] * p2) * kDegToRad;
+  const double iy = (wcs.cd[1][0] * p1 + wcs.cd[1][1] * p2) * kDegToRad;
   // Native spherical coordinates (phi, theta) of a zenithal projection (Calabretta &
   // Greisen 2002, eqs. 14-15): phi = arg(-y, x); SIN: R = cos(theta); TAN: R = cot(theta).
   const double r = std::hypot(ix, iy);
@@ -174,18 +172,18 @@ std::optional<SkyPosition> pixel_to_sky(const FitsWcs& wcs, double x, double y) 
   // Native -> celestial (their eq. 2). For zenithal projections the native pole is the
   // reference point: (alpha_p, delta_p) = CRVAL; phi_p = LONPOLE, by default 180 deg unless
   // delta_0 >= theta_0 = 90 deg (then 0).
-  const double alpha_p = wcs.crval[0] * kDeg, delta_p = wcs.crval[1] * kDeg;
+  const double alpha_p = wcs.crval[0] * kDegToRad, delta_p = wcs.crval[1] * kDegToRad;
   const double phi_p =
-      (wcs.has_lonpole ? wcs.lonpole : (wcs.crval[1] >= 90.0 ? 0.0 : 180.0)) * kDeg;
+      (wcs.has_lonpole ? wcs.lonpole : (wcs.crval[1] >= 90.0 ? 0.0 : 180.0)) * kDegToRad;
   const double dphi = phi - phi_p;
   const double st = std::sin(theta), ct = std::cos(theta);
   const double sd = std::sin(delta_p), cd = std::cos(delta_p);
   const double lon = alpha_p + std::atan2(-ct * std::sin(dphi), st * cd - ct * sd * std::cos(dphi));
   const double lat = std::asin(std::clamp(st * sd + ct * cd * std::cos(dphi), -1.0, 1.0));
-  double lon_deg = std::fmod(lon / kDeg, 360.0);
+  double lon_deg = std::fmod(lon / kDegToRad, 360.0);
   if (lon_deg < 0) lon_deg += 360.0;
   if (lon_deg >= 360.0) lon_deg -= 360.0;
-  return SkyPosition{lon_deg, lat / kDeg};
+  return SkyPosition{lon_deg, lat / kDegToRad};
 }
 
 QString format_ra(double ra_deg) {

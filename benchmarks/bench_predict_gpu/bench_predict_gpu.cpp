@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "fringe/core/array.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/cuda_check.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
@@ -41,15 +42,13 @@ namespace {
 using namespace fringe;
 using namespace fringe::predict;
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kDeg = kPi / 180;
 constexpr int kStations = 512;
 constexpr int kTimes = 4;
 constexpr double kFrequency = 100e6;                          // Hz
 constexpr double kRadius = 35e3;                              // m
-constexpr double kLat = -26.82 * kDeg, kLon = 116.76 * kDeg;  // SKA-Low site (approx.)
-constexpr double kRa0 = 60 * kDeg, kDec0 = -30 * kDeg;
-constexpr double kField = 5 * kDeg;
+constexpr double kLat = -26.82 * kDegToRad, kLon = 116.76 * kDegToRad;  // SKA-Low site (approx.)
+constexpr double kRa0 = 60 * kDegToRad, kDec0 = -30 * kDegToRad;
+constexpr double kField = 5 * kDegToRad;
 constexpr double kDumpSeconds = 10;            // smearing "on": time_average_sec
 constexpr double kChannelWidth = 1e6;          // smearing "on": channel_bandwidth_hz
 constexpr double kSiderealRate = 7.292115e-5;  // rad/s
@@ -368,29 +367,12 @@ std::vector<int> parse_sides(const std::string& s) {
 
 int main(int argc, char** argv) {
   Options opt;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "error: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--repeats")
-      opt.repeats = std::stoi(next());
-    else if (a == "--filter")
-      opt.filter = next();
-    else if (a == "--sides")
-      opt.sides = parse_sides(next());
-    else if (a == "--device")
-      opt.device = std::stoi(next());
-    else {
-      std::cerr << "usage: bench_predict_gpu [--repeats R] [--filter substring] [--sides 100,316] "
-                   "[--device D]\n";
-      return 2;
-    }
-  }
+  bench::Args("bench_predict_gpu")
+      .value("--repeats", "R", opt.repeats)
+      .value("--filter", "substring", opt.filter)
+      .option("--sides", "100,316", [&](const std::string& v) { opt.sides = parse_sides(v); })
+      .value("--device", "D", opt.device)
+      .parse(argc, argv);
   if (opt.repeats < 1 || opt.sides.empty()) {
     std::cerr << "error: need --repeats >= 1 and at least one side\n";
     return 2;

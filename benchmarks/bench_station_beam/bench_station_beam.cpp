@@ -24,12 +24,12 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <numbers>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "fringe/astro/time.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/device.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/aperture_array_plans.h"
@@ -45,7 +45,6 @@ namespace {
 using namespace fringe;
 using namespace fringe::jones;
 using Clock = std::chrono::steady_clock;
-constexpr double kDeg = std::numbers::pi / 180.0;
 constexpr const char* kUnit = "element-source evaluations/s";
 
 struct Options {
@@ -62,7 +61,7 @@ struct Observation {
   StationBeamConfig config;
   std::unique_ptr<ApertureArrayModel> model;
   std::vector<astro::Geodetic> sites;
-  BeamPointing pointing = default_pointing(false, 60.0 * kDeg, -30.0 * kDeg);
+  BeamPointing pointing = default_pointing(false, 60.0 * kDegToRad, -30.0 * kDegToRad);
   double freq_hz = 100e6;
   std::vector<double> gast;  // dump centres of the 4 times
   std::size_t elements = 0;  // elements of station 0 (all levels)
@@ -98,9 +97,9 @@ std::vector<AaStationPlan> make_plans(const Observation& o, std::size_t count, i
 sky::SkyModel grid_sky(std::uint64_t side) {
   sky::GridConfig g;
   g.side_length = side;
-  g.fov_rad = 5.0 * kDeg;
+  g.fov_rad = 5.0 * kDegToRad;
   g.mean_flux_jy = 1.0;
-  return sky::generate_grid(g, 60.0 * kDeg, -30.0 * kDeg);
+  return sky::generate_grid(g, 60.0 * kDegToRad, -30.0 * kDegToRad);
 }
 
 double median(std::vector<double> v) {
@@ -300,31 +299,13 @@ void bench_gpu(const Options& opt, const Observation& o, const sky::SkyModel& sk
 
 Options parse(int argc, char** argv) {
   Options opt;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "error: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--model")
-      opt.model = next();
-    else if (a == "--cpu-stations")
-      opt.cpu_stations = std::stoul(next());
-    else if (a == "--cpu-sources")
-      opt.cpu_sources = std::stoul(next());
-    else if (a == "--repeats")
-      opt.repeats = std::stoi(next());
-    else if (a == "--filter")
-      opt.filter = next();
-    else {
-      std::cerr << "usage: bench_station_beam [--model DIR] [--cpu-stations N] "
-                   "[--cpu-sources S] [--repeats R] [--filter substring]\n";
-      std::exit(2);
-    }
-  }
+  bench::Args("bench_station_beam")
+      .value("--model", "DIR", opt.model)
+      .value("--cpu-stations", "N", opt.cpu_stations)
+      .value("--cpu-sources", "S", opt.cpu_sources)
+      .value("--repeats", "R", opt.repeats)
+      .value("--filter", "substring", opt.filter)
+      .parse(argc, argv);
   if (opt.cpu_stations < 1 || opt.cpu_sources < 1 || opt.repeats < 1) {
     std::cerr << "error: need --cpu-stations >= 1, --cpu-sources >= 1, --repeats >= 1\n";
     std::exit(2);

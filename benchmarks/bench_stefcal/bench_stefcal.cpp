@@ -41,6 +41,7 @@
 #include "fringe/calibrate/cal_data.h"
 #include "fringe/calibrate/stefcal.h"
 #include "fringe/calibrate/stefcal_math.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #ifdef FRINGE_HAVE_CUDA
@@ -78,7 +79,7 @@ void make_problems(int num, int n, double sigma, std::vector<Complex<T>>& a, std
   b.assign(nn * num, T(0));
   std::mt19937_64 rng(91);
   std::normal_distribution<double> nd(0.0, 1.0);
-  std::uniform_real_distribution<double> amp(0.5, 1.5), ph(-M_PI, M_PI);
+  std::uniform_real_distribution<double> amp(0.5, 1.5), ph(-fringe::kPi, fringe::kPi);
   for (int k = 0; k < num; ++k) {
     std::vector<Complex<double>> g(n);
     for (auto& x : g) x = fringe::polar(amp(rng), ph(rng));
@@ -105,7 +106,7 @@ void make_full_jones_problems(int num, int n, double sigma, std::vector<cal::Cal
                               std::vector<Complex<T>>& a, std::vector<Complex<T>>& b) {
   std::mt19937_64 rng(93);
   std::normal_distribution<double> nd(0.0, 1.0);
-  std::uniform_real_distribution<double> amp(0.5, 1.5), ph(-M_PI, M_PI);
+  std::uniform_real_distribution<double> amp(0.5, 1.5), ph(-fringe::kPi, fringe::kPi);
   auto rc = [&](double s) { return Complex<double>{s * nd(rng), s * nd(rng)}; };
   cells.assign(num, {});
   a.clear();

@@ -1,9 +1,9 @@
 #include "fringe/astro/galactic.h"
 
 #include <cmath>
-#include <numbers>
 #include <string>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 
 namespace fringe::astro {
@@ -23,7 +23,7 @@ void rotate(double lon, double lat, bool transpose, double& lon_out, double& lat
     for (int j = 0; j < 3; ++j) r[i] += (transpose ? kM[j][i] : kM[i][j]) * v[j];
   }
   double a = std::atan2(r[1], r[0]);
-  if (a < 0.0) a += 2.0 * std::numbers::pi;
+  if (a < 0.0) a += kTwoPi;
   lon_out = a;
   lat_out = std::atan2(r[2], std::hypot(r[0], r[1]));
 }

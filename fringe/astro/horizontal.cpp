@@ -1,11 +1,11 @@
 #include "fringe/astro/horizontal.h"
 
 #include <cmath>
-#include <numbers>
 #include <string>
 
 #include "fringe/astro/horizontal_math.h"
 #include "fringe/astro/parallactic_math.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 
 namespace fringe::astro {
@@ -23,7 +23,6 @@ void check_sizes(const char* what, std::size_t n, std::initializer_list<std::siz
 }  // namespace
 
 double local_hour_angle(double ra, double gast, double lon) {
-  constexpr double kPi = std::numbers::pi;
   const double h = std::fmod(gast + lon - ra + kPi, 2.0 * kPi);
   return (h < 0.0 ? h + 2.0 * kPi : h) - kPi;
 }

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 
 namespace fringe::astro {
@@ -29,7 +30,7 @@ template <typename T>
 FRINGE_HD_INLINE void enu_to_azel(T e, T n, T u, T& az, T& el) {
   using std::atan2;
   using std::sqrt;
-  const T two_pi = T(6.283185307179586476925286766559);
+  const T two_pi = T(kTwoPi);
   az = atan2(e, n);
   if (az < T(0)) az += two_pi;
   el = atan2(u, sqrt(e * e + n * n));

@@ -1,18 +1,16 @@
 #include "fringe/astro/time.h"
 
 #include <cmath>
-#include <numbers>
 #include <sstream>
 #include <string>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 
 namespace fringe::astro {
 namespace {
 
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
-constexpr double kDegToRad = std::numbers::pi / 180.0;
-constexpr double kHourToRad = std::numbers::pi / 12.0;
+constexpr double kHourToRad = kPi / 12.0;
 constexpr double kSecondToRad = kTwoPi / kSecondsPerDay;  // one second of time as an angle
 constexpr double kDaysPerJulianCentury = 36525.0;
 constexpr long kMjdOf1970 = 40587;  // MJD of 1970-01-01

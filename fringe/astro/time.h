@@ -5,10 +5,11 @@
 // Observatory (see gast_rad). Calendar dates are proleptic Gregorian.
 #pragma once
 
+#include "fringe/core/constants.h"
+
 namespace fringe::astro {
 
 inline constexpr double kMjdJ2000 = 51544.5;  // 2000-01-01 12:00 (J2000.0 epoch), as an MJD
-inline constexpr double kSecondsPerDay = 86400.0;
 
 // A calendar date and time of day (UTC).
 struct CalendarTime {

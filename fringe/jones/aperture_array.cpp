@@ -5,6 +5,7 @@
 #include <numbers>
 #include <string>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/core/philox.h"
 #include "fringe/core/simd_sincos.h"
@@ -22,7 +23,6 @@ namespace {
 #define FRINGE_AA_CLONES
 #endif
 
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr std::size_t kBlock = 256;  // directions per block of the CPU loops
 
 template <typename V>
@@ -408,7 +408,7 @@ ElementParams<double> ApertureArrayModel::element_params(std::size_t station,
                                                               : ElementKind::Isotropic;
   const double length_wavelengths =
       c.dipole_length_in_wavelengths ? c.dipole_length : c.dipole_length * freq_hz / kSpeedOfLight;
-  p.kl = std::numbers::pi * length_wavelengths;
+  p.kl = kPi * length_wavelengths;
   p.cos_kl = std::cos(p.kl);
   p.dipole_norm = c.normalise && p.kind == ElementKind::Dipole && 1.0 - p.cos_kl > 0.0
                       ? 1.0 / (1.0 - p.cos_kl)

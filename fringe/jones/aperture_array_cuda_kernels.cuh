@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "fringe/core/complex.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/jones.h"
 #include "fringe/jones/aperture_array_math.h"
 #include "fringe/jones/jones_math.h"
@@ -18,8 +19,6 @@ namespace fringe::jones::aa_cuda {
 constexpr int kThreads = 128;  // threads per block
 constexpr int kTile = 256;     // elements staged in shared memory at a time
 constexpr unsigned kFullMask = 0xffffffffu;
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kTwoPi = 2.0 * kPi;
 
 enum class Mode : int { Full = 0, FullNoRotation = 1, Scalar = 2 };
 

@@ -38,13 +38,11 @@
 #include <cmath>
 
 #include "fringe/core/complex.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 #include "fringe/core/jones.h"
 
 namespace fringe::jones {
-
-inline constexpr double kSpeedOfLight = 299792458.0;  // m/s
-inline constexpr double kPiAa = 3.14159265358979323846;
 
 enum class ElementKind : int { Isotropic = 0, Dipole = 1 };
 enum class TaperKind : int { None = 0, Cosine = 1, Gaussian = 2 };

@@ -39,6 +39,7 @@
 
 #include "fringe/astro/parallactic_math.h"
 #include "fringe/core/complex.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 #include "fringe/core/jones.h"
 
@@ -225,7 +226,7 @@ FRINGE_HD_INLINE T vla_pbcor(T l, T m, T freq_ghz, T p1, T p2, T p3) {
   using std::asin;
   using std::sqrt;
   const T s = sqrt(l * l + m * m);
-  const T r_arcmin = asin(s < T(1) ? s : T(1)) * T(10800.0 / 3.14159265358979323846);
+  const T r_arcmin = asin(s < T(1) ? s : T(1)) * T(10800.0 / kPi);
   const T t = r_arcmin * freq_ghz;
   if (!(t < T(kVlaCutoffArcminGhz))) return T(0);
   const T x = t * t;
@@ -339,7 +340,7 @@ template <typename T>
 FRINGE_HD_INLINE Complex<T> cable_phase(double length_error_m, double freq_hz) {
   using std::cos;
   using std::sin;
-  const double phase = 2.0 * 3.14159265358979323846 * freq_hz / 299792458.0 * length_error_m;
+  const double phase = kTwoPi * freq_hz / kSpeedOfLight * length_error_m;
   return {T(cos(phase)), T(sin(phase))};
 }
 

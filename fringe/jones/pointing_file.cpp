@@ -5,10 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
-#include <numbers>
 #include <optional>
 #include <vector>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/telescope/telescope_model.h"
 #include "fringe/telescope/text_table.h"
@@ -16,7 +16,6 @@
 namespace fringe::jones {
 namespace {
 
-constexpr double kDegToRad = std::numbers::pi / 180.0;
 constexpr const char* kRowForm = "'station [tile] AZEL|RADEC lon_deg lat_deg'";
 constexpr long kWildcard = -1;
 
@@ -106,7 +105,7 @@ PointingRow parse_row(const RowReader& r) {
   const bool azel = frame == DirectionFrame::AzEl;
   const double lon = r.angle(k + 1, azel ? "the azimuth (East of North)" : "the right ascension");
   const double lat = r.angle(k + 2, azel ? "the elevation" : "the declination");
-  if (std::abs(lat) > std::numbers::pi / 2) {
+  if (std::abs(lat) > kPi / 2) {
     throw r.error("column " + std::to_string(k + 3) + ": " +
                   (azel ? "elevation " : "declination ") + fields[k + 2] +
                   " deg is outside [-90, 90] degrees");

@@ -1,11 +1,11 @@
 #include "fringe/jones/station_jones.h"
 
 #include <cmath>
-#include <numbers>
 #include <sstream>
 #include <string>
 
 #include "fringe/astro/horizontal_math.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/jones/station_jones_detail.h"
 #include "fringe/telescope/telescope_model.h"
@@ -13,8 +13,6 @@
 namespace fringe::jones {
 
 namespace {
-
-constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 
 // The real type of an output element (Jones<T> or Complex<T>).
 template <typename X>
@@ -35,7 +33,7 @@ using RealOf = typename RealOfT<X>::type;
 // `field` names the config field; the value is shown in degrees, as the user gives it.
 double scaled_fwhm(const char* field, double fwhm_rad, double ref_freq_hz, double freq_hz) {
   const double scaled = gaussian_fwhm_at(fwhm_rad, ref_freq_hz, freq_hz);
-  if (!(scaled > 0.0 && scaled < std::numbers::pi)) {
+  if (!(scaled > 0.0 && scaled < kPi)) {
     std::ostringstream msg;
     msg.precision(10);
     msg << "the Gaussian beam FWHM scaled to " << freq_hz << " Hz is " << scaled * kRadToDeg

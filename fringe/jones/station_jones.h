@@ -36,6 +36,7 @@
 
 #include "fringe/astro/geodesy.h"
 #include "fringe/core/complex.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/jones.h"
 #include "fringe/core/log.h"
 #include "fringe/jones/jones_math.h"
@@ -61,7 +62,7 @@ struct BeamDirection {
   static BeamDirection radec(double ra_rad, double dec_rad) {
     return {DirectionFrame::RaDec, ra_rad, dec_rad};
   }
-  static BeamDirection zenith() { return {DirectionFrame::AzEl, 0.0, 1.5707963267948966}; }
+  static BeamDirection zenith() { return {DirectionFrame::AzEl, 0.0, kPi / 2}; }
 };
 
 struct BeamPointing {

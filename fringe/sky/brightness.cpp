@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <numbers>
 
+#include "fringe/core/constants.h"
 #include "fringe/sky/spectrum_math.h"
 #include "fringe/sky/text_parse.h"
 
@@ -39,7 +40,7 @@ double kelvin_to_jy_per_pixel(double freq_hz, double omega_sr) {
 }
 
 double beam_area_pixels(double bmaj, double bmin, double pixel_area) {
-  return std::numbers::pi * bmaj * bmin / (4.0 * std::numbers::ln2 * pixel_area);
+  return kPi * bmaj * bmin / (4.0 * std::numbers::ln2 * pixel_area);
 }
 
 std::vector<std::uint8_t> pixel_selection(std::span<const double> values, double min_peak_fraction,

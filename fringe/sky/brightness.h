@@ -12,11 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "fringe/core/constants.h"
 #include "fringe/sky/sky_config.h"
 
 namespace fringe::sky {
-
-inline constexpr double kBoltzmann = 1.380649e-23;  // J/K (SI 2019 exact; OSKAR 1.3806488e-23)
 
 // "JY/BEAM", "Jy/beam", "JY/PIXEL", "K", "mK" (case-insensitive); nullopt otherwise.
 std::optional<MapUnits> parse_map_units(std::string_view text);

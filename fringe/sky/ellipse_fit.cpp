@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numbers>
+
+#include "fringe/core/constants.h"
 
 namespace fringe::sky {
 
@@ -97,9 +98,8 @@ std::optional<EllipseFit> fit_ellipse(std::span<const double> x, std::span<const
   double vx = v1x, vy = v1y;
   if (std::hypot(v2x, v2y) > std::hypot(v1x, v1y)) vx = v2x, vy = v2y;
   double pa = (vx == 0 && vy == 0) ? 0.0 : std::atan2(vx, vy);
-  constexpr double pi = std::numbers::pi;
-  while (pa > pi / 2) pa -= pi;
-  while (pa <= -pi / 2) pa += pi;
+  while (pa > kPi / 2) pa -= kPi;
+  while (pa <= -kPi / 2) pa += kPi;
   fit.position_angle = pa;
   if (!std::isfinite(fit.major) || !std::isfinite(fit.minor)) return std::nullopt;
   return fit;

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <new>
-#include <numbers>
 #include <string>
 #include <vector>
 
 #include "fringe/astro/direction.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/io/fits/fits_file.h"
 #include "fringe/sky/brightness.h"
@@ -22,7 +22,6 @@ namespace {
 
 using io::FitsFile;
 
-constexpr double kDeg = std::numbers::pi / 180.0;
 // No source comes near 1e30 Jy; larger pixel values only turn into Inf in products.
 constexpr double kMaxFluxJy = 1e30;
 
@@ -119,7 +118,7 @@ std::array<double, 4> cd_matrix(const FitsFile& f) {
   if (!have_pc) {
     const auto crota = f.key_double("CROTA2");
     if (crota && *crota != 0.0) {
-      const double r = *crota * kDeg;
+      const double r = *crota * kDegToRad;
       pc = {std::cos(r), -std::sin(r) * (*cdelt2 / *cdelt1), std::sin(r) * (*cdelt1 / *cdelt2),
             std::cos(r)};
     }
@@ -245,8 +244,8 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
   const double crval1 = f.key_double("CRVAL1").value_or(0.0);
   const double crval2 = f.key_double("CRVAL2").value_or(0.0);
   check_reference(path, crval1, crval2, crpix1, crpix2, cd);
-  const double lon0 = crval1 * kDeg;
-  const double lat0 = crval2 * kDeg;
+  const double lon0 = crval1 * kDegToRad;
+  const double lat0 = crval2 * kDegToRad;
 
   // The plane read: the Stokes I pixel of a STOKES axis, pixel 1 of every other axis.
   std::vector<long> first(static_cast<std::size_t>(naxis), 1);
@@ -299,7 +298,7 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
       throw Error::in_file(
           path, 0,
           "map is in " + to_string(units) + " but its frequency is unknown (no FREQ axis)");
-    scale = kelvin_to_jy_per_pixel(freq, pixel_area_deg2 * kDeg * kDeg) *
+    scale = kelvin_to_jy_per_pixel(freq, pixel_area_deg2 * kDegToRad * kDegToRad) *
             (units == MapUnits::mK ? 1e-3 : 1.0);
   }
 
@@ -331,8 +330,8 @@ SkyModel read_fits_image_sky(const std::string& path, const FitsImageReadOptions
       if (!keep[k]) continue;
       const double dx = static_cast<double>(x + 1) - crpix1;
       const double dy = static_cast<double>(y + 1) - crpix2;
-      const double xi = (cd[0] * dx + cd[1] * dy) * kDeg;
-      const double eta = (cd[2] * dx + cd[3] * dy) * kDeg;
+      const double xi = (cd[0] * dx + cd[1] * dy) * kDegToRad;
+      const double eta = (cd[2] * dx + cd[3] * dy) * kDegToRad;
       double l = xi, m = eta;
       if (axes.projection == Projection::Tan) {
         const double r = std::sqrt(1.0 + xi * xi + eta * eta);

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <string>
 
 #include "fringe/astro/direction.h"
+#include "fringe/core/constants.h"
 
 namespace fringe::sky {
 
@@ -17,7 +17,7 @@ std::optional<EllipseFit> project_gaussian(double ra, double dec, double fwhm_ma
   const double cp = std::cos(position_angle), sp = std::sin(position_angle);
   double l[kPoints], m[kPoints];
   for (int j = 0; j < kPoints; ++j) {
-    const double t = j * std::numbers::pi / 3.0;
+    const double t = j * kPi / 3.0;
     // Point on the ellipse in the source's tangent plane (l East, m North); t = 0 is the
     // major-axis end at position angle pa.
     const double ls = A * std::cos(t) * sp + B * std::sin(t) * cp;

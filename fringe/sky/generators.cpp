@@ -1,10 +1,10 @@
 #include "fringe/sky/generators.h"
 
 #include <cmath>
-#include <numbers>
 #include <string>
 
 #include "fringe/astro/direction.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/sky/healpix.h"
 #include "fringe/sky/random.h"
@@ -13,7 +13,6 @@ namespace fringe::sky {
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 enum Stream : std::uint64_t { kStreamRa = 0, kStreamDec = 1, kStreamFlux = 2, kStreamSegment = 3 };
 
 Source point(double ra, double dec, double flux) {

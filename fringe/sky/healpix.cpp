@@ -4,18 +4,14 @@
 
 #include <cmath>
 #include <cstdio>
-#include <numbers>
 #include <vector>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/io/fits/fits_file.h"
 #include "fringe/sky/brightness.h"
 
 namespace fringe::sky {
-
-namespace {
-constexpr double kPi = std::numbers::pi;
-}
 
 // Gorski et al. 2005, section 4 (RING scheme): north polar cap, equatorial belt, south cap.
 void healpix_pix2ang_ring(std::uint64_t nside, std::uint64_t p, double& theta, double& phi) {

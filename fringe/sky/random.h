@@ -7,7 +7,8 @@
 
 #include <cmath>
 #include <cstdint>
-#include <numbers>
+
+#include "fringe/core/constants.h"
 
 namespace fringe::sky {
 
@@ -31,7 +32,7 @@ class CounterRng {
   // Standard normal N(0, 1) (Box-Muller from draws 2k and 2k+1).
   double normal(std::uint64_t k) const {
     const double u1 = uniform_open0(2 * k), u2 = uniform(2 * k + 1);
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
   }
 
  private:

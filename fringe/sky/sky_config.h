@@ -33,9 +33,10 @@
 
 #include <cstdint>
 #include <limits>
-#include <numbers>
 #include <string>
 #include <vector>
+
+#include "fringe/core/constants.h"
 
 namespace fringe::sky {
 
@@ -46,7 +47,7 @@ struct FilterConfig {
   double flux_min = -kInf;  // Jy, exclusive
   double flux_max = kInf;   // Jy, inclusive
   double radius_inner_rad = 0.0;
-  double radius_outer_rad = std::numbers::pi;
+  double radius_outer_rad = kPi;
 };
 
 // extended_sources/... : applied to every source of the group when both FWHM > 0.

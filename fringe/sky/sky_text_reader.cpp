@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <numbers>
 #include <optional>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/sky/text_parse.h"
 
@@ -17,8 +17,7 @@ namespace fringe::sky {
 
 namespace {
 
-constexpr double kDeg = std::numbers::pi / 180.0;
-constexpr double kArcsec = kDeg / 3600.0;
+constexpr double kArcsec = kDegToRad / 3600.0;
 constexpr std::size_t kHeaderSearchBytes = 4096;       // OSKAR looks for "format" in 4 KiB
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // skipped at the start of a file
 
@@ -204,8 +203,8 @@ bool parse_fixed_line(const std::vector<std::string_view>& tokens, Source& s, st
   }
   v.resize(12, 0.0);
   s = Source{};
-  s.ra = v[0] * kDeg;
-  s.dec = v[1] * kDeg;
+  s.ra = v[0] * kDegToRad;
+  s.dec = v[1] * kDegToRad;
   s.I = v[2];
   s.Q = v[3];
   s.U = v[4];
@@ -230,7 +229,7 @@ bool parse_fixed_line(const std::vector<std::string_view>& tokens, Source& s, st
   s.rotation_measure = rm;
   s.fwhm_major = maj * kArcsec;
   s.fwhm_minor = min * kArcsec;
-  s.position_angle = pa * kDeg;
+  s.position_angle = pa * kDegToRad;
   why = spectral_out_of_range(s);
   return why.empty();
 }
@@ -529,7 +528,7 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
       case Col::RaRad:
       case Col::RaDeg: {
         auto x = text::parse_ra(value, col.type == Col::RaDeg);
-        if (!x || std::fabs(*x) > kMaxRaDeg * kDeg * (1 + 1e-15))
+        if (!x || std::fabs(*x) > kMaxRaDeg * kDegToRad * (1 + 1e-15))
           return bad("a valid RA (within [-360, 360] deg or [-2 pi, 2 pi] rad)");
         s.ra = *x;
         have_ra = true;
@@ -610,7 +609,7 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
       case Col::PA: {
         double x = 0;
         if (!scalar(x)) return false;
-        s.position_angle = x * kDeg;
+        s.position_angle = x * kDegToRad;
         break;
       }
       case Col::SourceType:
@@ -646,7 +645,7 @@ bool parse_named_row(const std::vector<Column>& cols, const std::vector<std::str
   s.spectral_index = r.spix;
   s.line_width = r.line_width;
   s.pol_fraction = r.pol_frac;
-  for (double a : r.pol_ang) s.pol_angle.push_back(a * kDeg);
+  for (double a : r.pol_ang) s.pol_angle.push_back(a * kDegToRad);
   const std::size_t ni = r.i.size();
   if (ni > 1 && !(r.ref_freq.size() == ni || (r.ref_freq.size() == 1 && s.freq_inc != 0.0))) {
     why = std::to_string(ni) + " Stokes I values need " + std::to_string(ni) +

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <numbers>
 #include <sstream>
 #include <vector>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/core/output_guard.h"
 
@@ -16,8 +16,7 @@ namespace fringe::sky {
 
 namespace {
 
-constexpr double kRad2Deg = 180.0 / std::numbers::pi;
-constexpr double kRad2Arcsec = kRad2Deg * 3600.0;
+constexpr double kRad2Arcsec = kRadToDeg * 3600.0;
 
 std::string num(double v) {
   char buf[64];
@@ -84,11 +83,11 @@ void write_sky_fixed_columns(const SkyModel& sky, const std::string& path,
     lossy += loses ? 1 : 0;
     const double spix = sky.spectral_index.count(i) ? sky.spectral_index.row(i)[0] : 0.0;
     const double rm = (sky.flags[i] & kHasRotationMeasure) ? sky.rotation_measure[i] : 0.0;
-    out << num(sky.ra[i] * kRad2Deg) << ' ' << num(sky.dec[i] * kRad2Deg) << ' ' << num(sky.I[i])
+    out << num(sky.ra[i] * kRadToDeg) << ' ' << num(sky.dec[i] * kRadToDeg) << ' ' << num(sky.I[i])
         << ' ' << num(sky.Q[i]) << ' ' << num(sky.U[i]) << ' ' << num(sky.V[i]) << ' '
         << num(sky.ref_freq[i]) << ' ' << num(spix) << ' ' << num(rm) << ' '
         << num(sky.fwhm_major[i] * kRad2Arcsec) << ' ' << num(sky.fwhm_minor[i] * kRad2Arcsec)
-        << ' ' << num(sky.position_angle[i] * kRad2Deg) << '\n';
+        << ' ' << num(sky.position_angle[i] * kRadToDeg) << '\n';
   }
   if (lossy)
     diagnostics.warn(path + ": " + std::to_string(lossy) +
@@ -130,7 +129,7 @@ void write_sky_named_columns(const SkyModel& sky, const std::string& path,
       return vector_text(r.row(i), scale, q, pad);
     };
   };
-  const double ang = c.use_degrees ? kRad2Deg : 1.0;
+  const double ang = c.use_degrees ? kRadToDeg : 1.0;
   cols.push_back({ska ? "ra_deg" : (c.use_degrees ? "RaD" : "Ra"),
                   [&](std::size_t i) { return num(sky.ra[i] * ang); }});
   cols.push_back({ska ? "dec_deg" : (c.use_degrees ? "DecD" : "Dec"),
@@ -168,7 +167,8 @@ void write_sky_named_columns(const SkyModel& sky, const std::string& path,
   if (any([&](std::size_t i) { return sky.pol_fraction.count(i) > 0; }))
     cols.push_back({ska ? "pol_frac" : "PolarizedFraction", ragged(sky.pol_fraction, 1.0, 0)});
   if (any([&](std::size_t i) { return sky.pol_angle.count(i) > 0; }))
-    cols.push_back({ska ? "pol_ang_deg" : "PolarizationAngle", ragged(sky.pol_angle, kRad2Deg, 0)});
+    cols.push_back(
+        {ska ? "pol_ang_deg" : "PolarizationAngle", ragged(sky.pol_angle, kRadToDeg, 0)});
   if (any([&](std::size_t i) { return sky.ref_wavelength[i] != 0.0; }))
     cols.push_back({ska ? "ref_wave_m" : "ReferenceWavelength", [&](std::size_t i) -> std::string {
                       return sky.ref_wavelength[i] != 0.0 ? num(sky.ref_wavelength[i]) : "";
@@ -184,7 +184,7 @@ void write_sky_named_columns(const SkyModel& sky, const std::string& path,
                       return sky.is_gaussian(i) ? num(sky.fwhm_minor[i] * f) : "";
                     }});
     cols.push_back({ska ? "pa_deg" : "Orientation", [&](std::size_t i) -> std::string {
-                      return sky.is_gaussian(i) ? num(sky.position_angle[i] * kRad2Deg) : "";
+                      return sky.is_gaussian(i) ? num(sky.position_angle[i] * kRadToDeg) : "";
                     }});
   }
 

@@ -17,11 +17,10 @@
 
 #include <cmath>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 
 namespace fringe::sky {
-
-inline constexpr double kSpeedOfLight = 299792458.0;  // m/s
 
 // One source's spectral parameters as plain pointers (host or device memory).
 template <typename T>

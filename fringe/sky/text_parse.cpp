@@ -4,13 +4,13 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <numbers>
+
+#include "fringe/core/constants.h"
 
 namespace fringe::sky::text {
 
 namespace {
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-constexpr double kDeg = std::numbers::pi / 180.0;
 }  // namespace
 
 std::string_view trim(std::string_view s) {
@@ -217,7 +217,7 @@ std::optional<double> parse_decimal_angle(std::string_view s, bool default_degre
   }
   auto v = parse_number(s);
   if (!v) return std::nullopt;
-  return degrees ? *v * kDeg : *v;
+  return degrees ? *v * kDegToRad : *v;
 }
 
 }  // namespace
@@ -234,7 +234,7 @@ std::optional<double> parse_ra(std::string_view s, bool default_degrees) {
   auto hours = parse_sexagesimal(s, "hms", &matched);
   if (matched) {
     if (!hours || std::fabs(*hours) > 24.0) return std::nullopt;
-    return *hours * 15.0 * kDeg;
+    return *hours * 15.0 * kDegToRad;
   }
   return parse_decimal_angle(s, default_degrees);
 }
@@ -246,11 +246,11 @@ std::optional<double> parse_dec(std::string_view s, bool default_degrees) {
   std::optional<double> rad;
   if (matched) {
     if (!deg) return std::nullopt;
-    rad = *deg * kDeg;
+    rad = *deg * kDegToRad;
   } else {
     rad = parse_decimal_angle(s, default_degrees);
   }
-  if (!rad || std::fabs(*rad) > std::numbers::pi / 2 + 1e-12) return std::nullopt;
+  if (!rad || std::fabs(*rad) > kPi / 2 + 1e-12) return std::nullopt;
   return rad;
 }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "fringe/core/constants.h"
+
 namespace fringe::telescope {
 namespace {
 
@@ -71,7 +73,6 @@ TelescopeSummary summarise(const TelescopeModel& model) {
 
 std::string format_summary(const TelescopeModel& model, const TelescopeSummary& s) {
   std::ostringstream out;
-  constexpr double kRadToDeg = 180.0 / 3.14159265358979323846;
   char buf[256];
   std::snprintf(buf, sizeof buf, "array centre: lon %.6f deg, lat %.6f deg, alt %.1f m",
                 model.centre.lon * kRadToDeg, model.centre.lat * kRadToDeg, model.centre.height);

@@ -6,19 +6,17 @@
 #include <cstddef>
 #include <filesystem>
 #include <initializer_list>
-#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/log.h"
 #include "fringe/telescope/station_model.h"
 #include "fringe/telescope/telescope_model.h"
 
 namespace fringe::telescope::detail {
 namespace fs = std::filesystem;
-
-constexpr double kDegToRad = std::numbers::pi / 180.0;
 
 // Collects warnings and unsupported files while a model loads.
 struct Report {

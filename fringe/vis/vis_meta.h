@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "fringe/core/constants.h"
+
 namespace fringe::vis {
 
 // Full: the four linear products XX, XY, YX, YY (pol index 0..3, OSKAR order).
@@ -20,8 +22,6 @@ namespace fringe::vis {
 enum class PolMode { Full, Scalar };
 
 constexpr int num_pols(PolMode mode) { return mode == PolMode::Full ? 4 : 1; }
-
-inline constexpr double kSecondsPerDay = 86400.0;
 
 struct VisMeta {
   // Telescope.

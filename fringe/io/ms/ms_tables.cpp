@@ -25,13 +25,14 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "fringe/core/constants.h"
+
 namespace fringe::io::detail {
 
 using namespace casacore;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kUnixEpochMjd = 40587.0;  // 1970-01-01 as MJD
 
 // Attaches the units and measure keywords of an ITRF position column.
@@ -175,7 +176,7 @@ void fill_field(MeasurementSet& ms, const vis::VisMeta& meta) {
   dir(1, 0) = meta.phase_centre_dec_rad;
   field.name().put(0, "");
   field.code().put(0, "");
-  field.time().put(0, meta.start_time_mjd_utc * vis::kSecondsPerDay);
+  field.time().put(0, meta.start_time_mjd_utc * kSecondsPerDay);
   field.numPoly().put(0, 0);
   field.delayDir().put(0, dir);
   field.phaseDir().put(0, dir);
@@ -238,7 +239,7 @@ void fill_observation_and_state(MeasurementSet& ms, const vis::VisMeta& meta) {
 
   MSObservationColumns obs(ms.observation());
   ms.observation().addRow(1);
-  const double start = meta.start_time_mjd_utc * vis::kSecondsPerDay;
+  const double start = meta.start_time_mjd_utc * kSecondsPerDay;
   const double end = start + meta.num_times * meta.time_inc_sec;
   Vector<Double> range(2);
   range(0) = start;
