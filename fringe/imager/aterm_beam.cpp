@@ -9,6 +9,7 @@
 
 #include "fringe/astro/direction.h"
 #include "fringe/astro/time.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/core/jones.h"
 #include "fringe/jones/aperture_array.h"
@@ -73,17 +74,14 @@ void cubic_weights(double t, double w[4]) {
   w[3] = 0.5 * (t3 - t2);
 }
 
-}  // namespace
-
+// The telescope model of the A-terms: present, with every station the visibilities use.
 template <typename T>
-BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry& g,
-                                  std::array<double, 2> beam_centre,
-                                  std::array<double, 2> image_centre, const VisBuffer<T>& vis,
-                                  Plan& plan, Logger* log) {
+const telescope::TelescopeModel& checked_telescope(const ATermConfig& config,
+                                                   const VisBuffer<T>& vis) {
   if (!config.telescope)
     throw Error(
-        "imager: image/idg/aterms = Station beams needs a telescope model "
-        "(telescope/input_directory)");
+        "imager: station-beam A-terms (ATermConfig.mode) need a telescope model "
+        "(ATermConfig.telescope)");
   const telescope::TelescopeModel& tel = *config.telescope;
   const int nst = static_cast<int>(tel.num_stations());
   for (std::size_t r = 0; r < vis.num_rows; ++r)
@@ -91,8 +89,15 @@ BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry&
       throw Error("imager: the Measurement Set uses station " +
                   std::to_string(std::max(vis.station1[r], vis.station2[r])) +
                   " but the telescope model '" + tel.directory + "' has " + std::to_string(nst) +
-                  " stations (image/idg/aterms needs the model the data were observed with)");
+                  " stations (station-beam A-terms, ATermConfig.mode, need the model the data "
+                  "were observed with)");
+  return tel;
+}
 
+// The A-term sets of the plan, numbered in order; each subgrid's aterm_index becomes the
+// number of its set.
+template <typename T>
+std::map<SetKey, SetInfo> assign_sets(const VisBuffer<T>& vis, Plan& plan) {
   // Each baseline's first time: the origin of the plan's interval numbers.
   std::vector<double> t0(vis.num_rows);
   for (std::size_t r = 0; r < vis.num_rows; ++r)
@@ -118,65 +123,72 @@ BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry&
   for (auto& [key, info] : sets) info.index = next++;
   for (std::size_t i = 0; i < plan.subgrids.size(); ++i)
     plan.subgrids[i].aterm_index = of_subgrid[i]->second.index;
+  return sets;
+}
 
-  BeamATerms<T> out;
-  out.num_sets = next;
-  ATerms<T>& a = out.aterms;
-  a.num_stations = nst;
-  a.num_intervals = std::max(next, 1);
-  a.subgrid_size = g.subgrid_size;
-  const std::size_t np = a.pixels();
-  a.values.assign(std::size_t(a.num_intervals) * nst * np * 4, Complex<T>{T(0), T(0)});
-
-  // Directions of the subgrid pixels (those inside the unit circle).
+// The subgrid pixels inside the unit circle ([y'][x'] index) and their directions.
+struct SubgridDirections {
   std::vector<std::size_t> pix;
   std::vector<double> ra, dec;
+};
+
+SubgridDirections subgrid_directions(const GridGeometry& g, std::array<double, 2> image_centre) {
+  SubgridDirections d;
   const int ns = g.subgrid_size;
   for (int y = 0; y < ns; ++y)
     for (int x = 0; x < ns; ++x) {
       double l, m, nm1;
       pixel_lmn<double>(x, y, ns, g.image_width_lm(), &l, &m, &nm1);
       if (l * l + m * m >= 1.0) continue;
-      double r, d;
-      astro::lm_to_radec(l, m, image_centre[0], image_centre[1], r, d);
-      pix.push_back(std::size_t(y) * ns + x);
-      ra.push_back(r);
-      dec.push_back(d);
+      double r, dec;
+      astro::lm_to_radec(l, m, image_centre[0], image_centre[1], r, dec);
+      d.pix.push_back(std::size_t(y) * ns + x);
+      d.ra.push_back(r);
+      d.dec.push_back(dec);
     }
+  return d;
+}
 
-  const bool four = vis.num_pols == 4;
-  const bool full = four && config.full_polarisation;
-  const std::vector<astro::Geodetic> sites = jones::station_sites(tel);
+// The station beams of every set on the directions into out.aterms.values (full: J = E R, else
+// the scalar E on the diagonal); counts the stations below the horizon.
+template <typename T>
+void evaluate_sets(const ATermConfig& config, const telescope::TelescopeModel& tel,
+                   const std::map<SetKey, SetInfo>& sets, const SubgridDirections& dirs,
+                   std::array<double, 2> beam_centre, bool full, BeamATerms<T>& out) {
+  ATerms<T>& a = out.aterms;
+  const int nst = a.num_stations;
+  const std::size_t np = a.pixels();
   std::optional<jones::ApertureArrayModel> aa;
   if (config.beam.station_type == jones::StationType::ApertureArray)
     aa.emplace(tel, config.beam.aperture_array);
+  const std::vector<astro::Geodetic> sites = jones::station_sites(tel);
   jones::StationJonesInput in;
-  in.stations = sites;
+  in.stations = sites;  // (spans: the vectors outlive the evaluations)
   in.pointing = jones::default_pointing(false, beam_centre[0], beam_centre[1]);
-  in.ra = ra;
-  in.dec = dec;
+  in.ra = dirs.ra;
+  in.dec = dirs.dec;
   in.aperture_array = aa ? &*aa : nullptr;
   std::vector<Jones<double>> jf;
   std::vector<Complex<double>> js;
-  const std::size_t nd = pix.size();
+  const std::size_t nd = dirs.pix.size();
+  auto c = [](Complex<double> z) { return Complex<T>{T(z.re), T(z.im)}; };
   for (const auto& [key, info] : sets) {
     // MS TIME is MJD(UTC) in seconds; like the simulator, UT1 is taken as UTC.
-    in.gast_rad = astro::gast_rad(0.5 * (info.t_min + info.t_max) / 86400.0);
+    in.gast_rad = astro::gast_rad(0.5 * (info.t_min + info.t_max) / kSecondsPerDay);
     in.freq_hz = info.freq_hz;
-    std::size_t below = 0;
     if (full) {
       jf.resize(std::size_t(nst) * nd);
-      below = jones::evaluate_station_jones_full<double>(config.beam, in, jf, nullptr);
+      out.stations_below_horizon +=
+          jones::evaluate_station_jones_full<double>(config.beam, in, jf, nullptr);
     } else {
       js.resize(std::size_t(nst) * nd);
-      below = jones::evaluate_station_jones_scalar<double>(config.beam, in, js, nullptr);
+      out.stations_below_horizon +=
+          jones::evaluate_station_jones_scalar<double>(config.beam, in, js, nullptr);
     }
-    out.stations_below_horizon += below;
     for (int p = 0; p < nst; ++p) {
       Complex<T>* dst = a.values.data() + (std::size_t(info.index) * nst + p) * np * 4;
       for (std::size_t k = 0; k < nd; ++k) {
-        Complex<T>* e = dst + pix[k] * 4;
-        auto c = [](Complex<double> z) { return Complex<T>{T(z.re), T(z.im)}; };
+        Complex<T>* e = dst + dirs.pix[k] * 4;
         if (full) {
           const Jones<double>& j = jf[std::size_t(p) * nd + k];
           e[0] = c(j.a);
@@ -191,14 +203,14 @@ BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry&
       }
     }
   }
+}
 
-  log_info(log, "imager: station-beam A-terms: " + std::to_string(next) +
-                    " set(s) (A-term intervals x channel groups) of " + std::to_string(nst) +
-                    " stations on " + std::to_string(ns) + " x " + std::to_string(ns) +
-                    " subgrid pixels" + (full ? " (E R, full Jones)" : " (scalar E)"));
-  // The average beam on the subgrid pixels, weighted by each subgrid's imaging weight: the
-  // weights are summed per (set, station pair) first (many subgrids share one), then each
-  // pair's b_pq is added once.
+// The average beam on the subgrid pixels, weighted by each subgrid's imaging weight: the
+// weights are summed per (set, station pair) first (many subgrids share one), then each
+// pair's b_pq is added once.
+template <typename T>
+std::vector<double> average_lattice(const ATerms<T>& a, const Plan& plan, const VisBuffer<T>& vis,
+                                    bool scalar) {
   std::map<std::tuple<int, int, int>, double> pair_weight;
   double wsum = 0;
   for (const Subgrid& s : plan.subgrids) {
@@ -213,16 +225,49 @@ BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry&
     wsum += w;
     pair_weight[{s.aterm_index, s.station1, s.station2}] += w;
   }
-  out.average_lattice.assign(np, 0.0);
+  const std::size_t np = a.pixels();
+  std::vector<double> lattice(np, 0.0);
   for (const auto& [pair, w] : pair_weight) {
     const auto [set, p, q] = pair;
     const Complex<T>* ap = a.at(set, p);
     const Complex<T>* aq = a.at(set, q);
     for (std::size_t k = 0; k < np; ++k)
-      out.average_lattice[k] += w * beam_gain(ap + 4 * k, aq + 4 * k, !four);
+      lattice[k] += w * beam_gain(ap + 4 * k, aq + 4 * k, scalar);
   }
   if (wsum > 0)
-    for (double& b : out.average_lattice) b /= wsum;
+    for (double& b : lattice) b /= wsum;
+  return lattice;
+}
+
+}  // namespace
+
+template <typename T>
+BeamATerms<T> station_beam_aterms(const ATermConfig& config, const GridGeometry& g,
+                                  std::array<double, 2> beam_centre,
+                                  std::array<double, 2> image_centre, const VisBuffer<T>& vis,
+                                  Plan& plan, Logger* log) {
+  const telescope::TelescopeModel& tel = checked_telescope(config, vis);
+  const int nst = static_cast<int>(tel.num_stations());
+  const std::map<SetKey, SetInfo> sets = assign_sets(vis, plan);
+  const int num_sets = static_cast<int>(sets.size());
+
+  BeamATerms<T> out;
+  out.num_sets = num_sets;
+  ATerms<T>& a = out.aterms;
+  a.num_stations = nst;
+  a.num_intervals = std::max(num_sets, 1);
+  a.subgrid_size = g.subgrid_size;
+  a.values.assign(std::size_t(a.num_intervals) * nst * a.pixels() * 4, Complex<T>{T(0), T(0)});
+
+  const bool four = vis.num_pols == 4;
+  const bool full = four && config.full_polarisation;
+  evaluate_sets(config, tel, sets, subgrid_directions(g, image_centre), beam_centre, full, out);
+  const int ns = g.subgrid_size;
+  log_info(log, "imager: station-beam A-terms: " + std::to_string(num_sets) +
+                    " set(s) (A-term intervals x channel groups) of " + std::to_string(nst) +
+                    " stations on " + std::to_string(ns) + " x " + std::to_string(ns) +
+                    " subgrid pixels" + (full ? " (E R, full Jones)" : " (scalar E)"));
+  out.average_lattice = average_lattice(a, plan, vis, !four);
   return out;
 }
 

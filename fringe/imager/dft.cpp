@@ -1,7 +1,7 @@
 #include "fringe/imager/dft.h"
+#include "fringe/core/constants.h"
 
 #include <cmath>
-#include <numbers>
 
 #include "fringe/core/interrupt.h"
 #include "fringe/imager/geometry.h"
@@ -14,7 +14,7 @@ std::vector<Complex<double>> dft_image(const VisBuffer<T>& vis, int n, double ce
   const int npol = vis.num_pols;
   const std::size_t plane = std::size_t(n) * n;
   std::vector<Complex<double>> image(npol * plane, Complex<double>{0.0, 0.0});
-  const double two_pi = 2.0 * std::numbers::pi;
+  const double two_pi = kTwoPi;
 #pragma omp parallel for schedule(dynamic)
   for (int y = 0; y < n; ++y)
     for (int x = 0; x < n; ++x) {
@@ -48,7 +48,7 @@ void dft_predict(std::span<const Complex<double>> model, int n, double cell_rad,
                  bool with_w) {
   const int npol = vis.num_pols;
   const std::size_t plane = std::size_t(n) * n;
-  const double two_pi = 2.0 * std::numbers::pi;
+  const double two_pi = kTwoPi;
   std::vector<double> l(plane), m(plane), nm1(plane);
   for (int y = 0; y < n; ++y)
     for (int x = 0; x < n; ++x) {

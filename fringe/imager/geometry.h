@@ -12,11 +12,10 @@
 #include <cmath>
 
 #include "fringe/core/complex.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 
 namespace fringe::imager {
-
-constexpr double kSpeedOfLight = 299792458.0;  // m/s
 
 struct GridGeometry {
   int grid_size = 0;      // g: uv grid (and padded image) side, even

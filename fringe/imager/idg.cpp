@@ -1,12 +1,12 @@
 // The backend-neutral part of IDG imaging and prediction: w layers, grid FFT, w-layer phase,
 // taper correction and crop (docs/imager.md, "Algorithm").
 #include "fringe/imager/idg.h"
+#include "fringe/core/constants.h"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 #include "fringe/core/interrupt.h"
 #include "fringe/imager/fft_cpu.h"
@@ -75,7 +75,7 @@ std::vector<Complex<double>> idg_image(const GridGeometry& g, const Taper& taper
       for (int x = 0; x < n; ++x) {
         double l, m, nm1;
         pixel_lmn<double>(x + off, y + off, gs, width, &l, &m, &nm1);
-        const double ph = -2.0 * std::numbers::pi * w0 * nm1;
+        const double ph = -2.0 * kPi * w0 * nm1;
         const double c = std::cos(ph) / (corr[x + off] * corr[y + off]);
         const double s = std::sin(ph) / (corr[x + off] * corr[y + off]);
         for (int q = 0; q < npol; ++q) {
@@ -108,7 +108,7 @@ void idg_predict(const GridGeometry& g, const Taper& taper, const Plan& plan,
       for (int x = 0; x < n; ++x) {
         double l, m, nm1;
         pixel_lmn<double>(x + off, y + off, gs, width, &l, &m, &nm1);
-        const double ph = 2.0 * std::numbers::pi * w0 * nm1;
+        const double ph = 2.0 * kPi * w0 * nm1;
         const double c = std::cos(ph) / (corr[x + off] * corr[y + off]);
         const double s = std::sin(ph) / (corr[x + off] * corr[y + off]);
         for (int q = 0; q < npol; ++q) {

@@ -13,6 +13,7 @@
 #include "fringe/core/cuda_check.h"
 #include "fringe/core/cuda_device_guard.h"
 #include "fringe/core/error.h"
+#include "fringe/core/gpu_buffer.cuh"
 #include "fringe/imager/grid_ops.h"
 #include "fringe/imager/idg_cuda.h"
 #include "fringe/imager/idg_cuda_gridder_3m.cuh"
@@ -27,51 +28,6 @@ void check_cufft(cufftResult r, const char* what) {
   if (r != CUFFT_SUCCESS)
     throw Error(std::string("cuFFT error ") + std::to_string(static_cast<int>(r)) + " in " + what);
 }
-
-template <typename X>
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t n) { resize(n); }
-  ~DeviceBuffer() {
-    if (p_) cudaFree(p_);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void resize(std::size_t n) {
-    if (n <= n_) return;
-    if (p_) cudaFree(p_);
-    p_ = nullptr;
-    FRINGE_CUDA_CHECK(cudaMalloc(&p_, std::max<std::size_t>(n, 1) * sizeof(X)));
-    n_ = n;
-  }
-  X* get() const { return p_; }
-  std::size_t capacity() const { return n_; }
-
- private:
-  X* p_ = nullptr;
-  std::size_t n_ = 0;
-};
-
-template <typename X>
-class PinnedBuffer {
- public:
-  ~PinnedBuffer() {
-    if (p_) cudaFreeHost(p_);
-  }
-  void resize(std::size_t n) {
-    if (n <= n_) return;
-    if (p_) cudaFreeHost(p_);
-    p_ = nullptr;
-    FRINGE_CUDA_CHECK(cudaMallocHost(&p_, std::max<std::size_t>(n, 1) * sizeof(X)));
-    n_ = n;
-  }
-  X* get() const { return p_; }
-
- private:
-  X* p_ = nullptr;
-  std::size_t n_ = 0;
-};
 
 using namespace cuda_kernels;
 
@@ -105,6 +61,10 @@ class Event {
  private:
   cudaEvent_t e_{};
 };
+
+void record(const Event& e, cudaStream_t stream) {
+  FRINGE_CUDA_CHECK(cudaEventRecord(e.get(), stream));
+}
 
 double elapsed(const Event& a, const Event& b) {
   float ms = 0;
@@ -147,12 +107,10 @@ class CudaBackend final : public IdgBackend<T> {
       IdgBackend<T>::fft_grid(grid, size, count, forward);
       return;
     }
-    d_grid_.resize(total);
     cudaStream_t st = streams_[0];
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(d_grid_.get(), grid, total * sizeof(Complex<T>),
-                                      cudaMemcpyHostToDevice, st));
+    d_grid_.upload(grid, total, st);
     const int blocks = int(std::min<std::size_t>((total + kThreads - 1) / kThreads, 65535));
-    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.get(), size, total);
+    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.data(), size, total);
     FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
     cufftHandle plan;
     int dims[2] = {size, size};
@@ -161,13 +119,12 @@ class CudaBackend final : public IdgBackend<T> {
                 "cufftPlanMany (grid)");
     check_cufft(cufftSetStream(plan, st), "cufftSetStream");
     const cufftResult r =
-        CufftTraits<T>::exec(plan, d_grid_.get(), forward ? CUFFT_FORWARD : CUFFT_INVERSE);
+        CufftTraits<T>::exec(plan, d_grid_.data(), forward ? CUFFT_FORWARD : CUFFT_INVERSE);
     cufftDestroy(plan);
     check_cufft(r, "grid FFT");
-    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.get(), size, total);
+    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.data(), size, total);
     FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(grid, d_grid_.get(), total * sizeof(Complex<T>),
-                                      cudaMemcpyDeviceToHost, st));
+    d_grid_.download(grid, total, st);
     FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));
   }
 
@@ -181,25 +138,65 @@ class CudaBackend final : public IdgBackend<T> {
   }
 
  private:
+  // One grid() or degrid() call: its sizes, its subgrids (sorted within each batch) and where
+  // its grid lives.
+  struct Call {
+    const GridGeometry& g;
+    std::span<const Subgrid> subgrids;
+    VisBuffer<T>& vis;
+    Complex<T>* grid_out;       // gridding: the host grid the call adds onto
+    const Complex<T>* grid_in;  // degridding: the host grid it reads
+    bool gridding;
+    int ns, npol, gs;
+    std::size_t np;          // pixels per subgrid
+    std::size_t nsub;        // subgrids
+    std::size_t batch;       // subgrids per batch
+    std::size_t grid_elems;  // values of the grid, all polarisations
+    bool host_grid = false;  // the hybrid scheme: the grid stays on the host
+  };
+
   void run(const GridGeometry& g, const Taper& taper, std::span<const Subgrid> subgrids,
            VisBuffer<T>& vis, Complex<T>* grid_out, const Complex<T>* grid_in, bool gridding) {
     const auto t0 = std::chrono::steady_clock::now();
     CudaIdgTimings tm;
     if (subgrids.empty()) return;
     CudaDeviceGuard guard(opt_.device);
-    const int ns = g.subgrid_size, npol = vis.num_pols, gs = g.grid_size;
-    const std::size_t np = std::size_t(ns) * ns;
+    const int npol = vis.num_pols;
     if (npol != 1 && npol != 4) throw Error("imager (CUDA): 1 or 4 polarisations expected");
-    const std::size_t nsub = subgrids.size();
     for (const Subgrid& s : subgrids)
       if (s.num_channels * npol > std::uint32_t(kVisCap))
         throw Error("imager (CUDA): at most " + std::to_string(kVisCap / npol) +
-                    " channels per subgrid (image/idg/channel_group_size)");
+                    " channels per subgrid (IdgConfig.channel_group_size)");
+    const std::size_t nsub = subgrids.size();
     const std::size_t batch = std::min<std::size_t>(nsub, std::max(1, opt_.max_subgrids_per_batch));
-    // Within each batch the subgrids with most visibilities first (their blocks take longest),
-    // so that a batch does not end with a few long blocks on an otherwise idle GPU.
-    // (H200, bench_imager --times 512: gridder kernel 1.04e9 -> 1.18e9 visibilities/s.) The
-    // rest of the call, the host-grid adding included, uses this order.
+    const std::vector<Subgrid> sorted = sort_batches(subgrids, batch);
+    Call c{g,
+           sorted,
+           vis,
+           grid_out,
+           grid_in,
+           gridding,
+           g.subgrid_size,
+           npol,
+           g.grid_size,
+           std::size_t(g.subgrid_size) * g.subgrid_size,
+           nsub,
+           batch,
+           std::size_t(npol) * g.grid_size * g.grid_size};
+    tm.transfer += upload_inputs(c, taper);
+    tm.host_grid = c.host_grid;
+    run_batches(c, tm);
+    tm.transfer += download_outputs(c);
+    tm.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (opt_.timings) *opt_.timings = tm;
+  }
+
+  // Within each batch the subgrids with most visibilities first (their blocks take longest),
+  // so that a batch does not end with a few long blocks on an otherwise idle GPU.
+  // (H200, bench_imager --times 512: gridder kernel 1.04e9 -> 1.18e9 visibilities/s.) The
+  // rest of the call, the host-grid adding included, uses this order.
+  static std::vector<Subgrid> sort_batches(std::span<const Subgrid> subgrids, std::size_t batch) {
+    const std::size_t nsub = subgrids.size();
     std::vector<Subgrid> sorted(subgrids.begin(), subgrids.end());
     for (std::size_t b0 = 0; b0 < nsub; b0 += batch)
       std::stable_sort(sorted.begin() + b0, sorted.begin() + std::min(nsub, b0 + batch),
@@ -207,215 +204,255 @@ class CudaBackend final : public IdgBackend<T> {
                          return std::size_t(a.num_rows) * a.num_channels >
                                 std::size_t(b.num_rows) * b.num_channels;
                        });
-    subgrids = sorted;
-    const std::size_t grid_elems = std::size_t(npol) * gs * gs;
+    return sorted;
+  }
 
-    // Inputs: subgrid descriptors, uvw, frequencies, taper x sign, visibilities, weights.
-    std::vector<DevSubgrid> meta(nsub);
-    for (std::size_t i = 0; i < nsub; ++i) {
-      const Subgrid& s = subgrids[i];
+  // The subgrid descriptors of the kernels.
+  static std::vector<DevSubgrid> subgrid_meta(const Call& c) {
+    std::vector<DevSubgrid> meta(c.nsub);
+    for (std::size_t i = 0; i < c.nsub; ++i) {
+      const Subgrid& s = c.subgrids[i];
       DevSubgrid& d = meta[i];
-      d = {s.row_begin, s.num_rows, s.chan_begin,      s.num_channels, s.x0,
-           s.y0,        s.station1, s.station2,        s.aterm_index,  0,
-           0.0,         0.0,        s.layer * g.w_step};
-      subgrid_centre(g, s.x0, s.y0, &d.us, &d.vs);
+      d = {s.row_begin, s.num_rows, s.chan_begin,        s.num_channels, s.x0,
+           s.y0,        s.station1, s.station2,          s.aterm_index,  0,
+           0.0,         0.0,        s.layer * c.g.w_step};
+      subgrid_centre(c.g, s.x0, s.y0, &d.us, &d.vs);
     }
-    std::vector<T> ts(np);
+    return meta;
+  }
+
+  // Taper x (-1)^(x + y) on the subgrid pixels.
+  static std::vector<T> taper_sign(const Call& c, const Taper& taper) {
+    const int ns = c.ns;
+    std::vector<T> ts(c.np);
     for (int y = 0; y < ns; ++y)
       for (int x = 0; x < ns; ++x)
         ts[y * ns + x] =
             T(((x + y) & 1 ? -1.0 : 1.0) * taper((x - 0.5 * ns) / ns) * taper((y - 0.5 * ns) / ns));
-    {
-      // The visibilities of a call live on the GPU whole: a clear error when they cannot.
-      std::size_t free_b = 0, total_b = 0;
-      FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-      const std::size_t vis_bytes = vis.vis.size() * sizeof(Complex<T>) +
-                                    vis.weight.size() * sizeof(float) +
-                                    vis.num_rows * 3 * sizeof(double);
-      const std::size_t held = d_vis_.capacity() * sizeof(Complex<T>) +
-                               d_weight_.capacity() * sizeof(float) +
-                               d_uvw_.capacity() * sizeof(double);
-      if (vis_bytes > free_b + held)
-        throw Error("imager (CUDA): the visibilities of this run need " +
-                    std::to_string(vis_bytes >> 20) + " MiB of GPU memory, " +
-                    std::to_string((free_b + held) >> 20) +
-                    " MiB are free; use the CPU (image/use_gpus = false) or select fewer "
-                    "times or channels");
-    }
+    return ts;
+  }
+
+  // The visibilities of a call live on the GPU whole: a clear error when they cannot.
+  void check_visibilities_fit(const VisBuffer<T>& vis) const {
+    std::size_t free_b = 0, total_b = 0;
+    FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t vis_bytes = vis.vis.size() * sizeof(Complex<T>) +
+                                  vis.weight.size() * sizeof(float) +
+                                  vis.num_rows * 3 * sizeof(double);
+    const std::size_t held = d_vis_.capacity() * sizeof(Complex<T>) +
+                             d_weight_.capacity() * sizeof(float) +
+                             d_uvw_.capacity() * sizeof(double);
+    if (vis_bytes > free_b + held)
+      throw Error("imager (CUDA): the visibilities of this run need " +
+                  std::to_string(vis_bytes >> 20) + " MiB of GPU memory, " +
+                  std::to_string((free_b + held) >> 20) +
+                  " MiB are free; use the CPU (DeviceRequest.use_gpus = false) or select fewer "
+                  "times or channels");
+  }
+
+  // Inputs to the GPU: subgrid descriptors, uvw, frequencies, taper x sign, visibilities,
+  // weights, A-terms, and the grid when it fits there (c.host_grid otherwise). Returns the
+  // seconds the copies took.
+  double upload_inputs(Call& c, const Taper& taper) {
+    const std::vector<DevSubgrid> meta = subgrid_meta(c);
+    const std::vector<T> ts = taper_sign(c, taper);
+    const VisBuffer<T>& vis = c.vis;
+    check_visibilities_fit(vis);
+    cudaStream_t st = streams_[0];
     Event e_in0, e_in1;
-    FRINGE_CUDA_CHECK(cudaEventRecord(e_in0.get(), streams_[0]));
-    d_meta_.resize(nsub);
-    d_uvw_.resize(3 * vis.num_rows);
-    d_freq_.resize(vis.num_channels);
-    d_ts_.resize(np);
-    d_vis_.resize(vis.vis.size());
-    d_weight_.resize(vis.weight.size());
-    auto up = [&](auto* dst, const auto* src, std::size_t n) {
-      FRINGE_CUDA_CHECK(
-          cudaMemcpyAsync(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice, streams_[0]));
-    };
-    up(d_meta_.get(), meta.data(), nsub);
-    up(d_uvw_.get(), &vis.uvw_m[0][0], 3 * vis.num_rows);
-    up(d_freq_.get(), vis.freq_hz.data(), vis.freq_hz.size());
-    up(d_ts_.get(), ts.data(), np);
-    up(d_vis_.get(), vis.vis.data(), vis.vis.size());
-    if (gridding) up(d_weight_.get(), vis.weight.data(), vis.weight.size());
+    record(e_in0, st);
+    d_meta_.reserve(c.nsub);
+    d_uvw_.reserve(3 * vis.num_rows);
+    d_freq_.reserve(vis.num_channels);
+    d_ts_.reserve(c.np);
+    d_vis_.reserve(vis.vis.size());
+    d_weight_.reserve(vis.weight.size());
+    d_meta_.upload(meta.data(), c.nsub, st);
+    d_uvw_.upload(&vis.uvw_m[0][0], 3 * vis.num_rows, st);
+    d_freq_.upload(vis.freq_hz.data(), vis.freq_hz.size(), st);
+    d_ts_.upload(ts.data(), c.np, st);
+    d_vis_.upload(vis.vis.data(), vis.vis.size(), st);
+    if (c.gridding) d_weight_.upload(vis.weight.data(), vis.weight.size(), st);
     const ATerms<T>* aterms = this->aterms();
     if (aterms) {
-      check_aterms(*aterms, ns, subgrids);
-      d_aterms_.resize(aterms->values.size());
-      up(d_aterms_.get(), aterms->values.data(), aterms->values.size());
+      check_aterms(*aterms, c.ns, c.subgrids);
+      d_aterms_.upload(aterms->values.data(), aterms->values.size(), st);
     }
-    const Complex<T>* da = aterms ? d_aterms_.get() : nullptr;
+    d_aterms_ptr_ = aterms ? d_aterms_.data() : nullptr;
     aterm_stations_ = aterms ? aterms->num_stations : 0;
-    d_aterms_ptr_ = da;
 
     // The grid on the GPU when it fits (with the batch buffers and 10 % to spare).
     std::size_t free_b = 0, total_b = 0;
     FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    const std::size_t sub_bytes = 2 * batch * npol * np * sizeof(Complex<T>);
-    const bool host_grid =
-        opt_.force_host_grid || grid_elems * sizeof(Complex<T>) + sub_bytes > 0.9 * free_b;
-    tm.host_grid = host_grid;
-    if (!host_grid) {
-      d_grid_.resize(grid_elems);
-      if (gridding)
-        FRINGE_CUDA_CHECK(
-            cudaMemsetAsync(d_grid_.get(), 0, grid_elems * sizeof(Complex<T>), streams_[0]));
+    const std::size_t sub_bytes = 2 * c.batch * c.npol * c.np * sizeof(Complex<T>);
+    c.host_grid =
+        opt_.force_host_grid || c.grid_elems * sizeof(Complex<T>) + sub_bytes > 0.9 * free_b;
+    if (!c.host_grid) {
+      if (c.gridding)
+        d_grid_.zero(c.grid_elems, st);
       else
-        up(d_grid_.get(), grid_in, grid_elems);
+        d_grid_.upload(c.grid_in, c.grid_elems, st);
     }
-    FRINGE_CUDA_CHECK(cudaEventRecord(e_in1.get(), streams_[0]));
-    FRINGE_CUDA_CHECK(cudaStreamSynchronize(streams_[0]));
-    tm.transfer += elapsed(e_in0, e_in1);
+    record(e_in1, st);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));
+    return elapsed(e_in0, e_in1);
+  }
 
-    // One cuFFT plan and one subgrid buffer per stream.
-    cufftHandle plans[2];
-    int dims[2] = {ns, ns};
+  // One cuFFT plan and one subgrid buffer (and, for the hybrid scheme, its pinned host twin)
+  // per stream.
+  void make_subgrid_ffts(const Call& c, cufftHandle plans[2]) {
+    int dims[2] = {c.ns, c.ns};
+    const std::size_t values = c.batch * c.npol * c.np;
     for (int k = 0; k < 2; ++k) {
-      d_sub_[k].resize(batch * npol * np);
-      if (host_grid) h_sub_[k].resize(batch * npol * np);
-      check_cufft(cufftPlanMany(&plans[k], 2, dims, nullptr, 1, int(np), nullptr, 1, int(np),
-                                CufftTraits<T>::type, int(batch * npol)),
+      d_sub_[k].reserve(values);
+      if (c.host_grid) h_sub_[k].reserve(values);
+      check_cufft(cufftPlanMany(&plans[k], 2, dims, nullptr, 1, int(c.np), nullptr, 1, int(c.np),
+                                CufftTraits<T>::type, int(c.batch * c.npol)),
                   "cufftPlanMany");
       check_cufft(cufftSetStream(plans[k], streams_[k]), "cufftSetStream");
     }
-    const T width = T(g.image_width_lm());
+  }
+
+  // The batches of the call, alternating between the streams; their GPU time and each step's
+  // time go into tm.
+  void run_batches(const Call& c, CudaIdgTimings& tm) {
+    cufftHandle plans[2];
+    make_subgrid_ffts(c, plans);
+    const T width = T(c.g.image_width_lm());
     // The degridder's channels per thread: the blocked kernel when subgrids have enough
     // channels to fill it, else one channel per thread.
     std::uint32_t max_chan = 0;
-    for (const Subgrid& s : subgrids) max_chan = std::max(max_chan, s.num_channels);
+    for (const Subgrid& s : c.subgrids) max_chan = std::max(max_chan, s.num_channels);
     const bool blocked = max_chan >= std::uint32_t(KernelConfig<T>::kChannelsPerThread);
     const int nstreams = std::clamp(opt_.num_streams, 1, 2);
     // Single precision with evenly spaced channels: the kernels step the phasor from channel
     // to channel (double precision always evaluates each sincos).
-    const double step_hz = even_channel_spacing(vis.freq_hz.data(), vis.freq_hz.size());
+    const double step_hz = even_channel_spacing(c.vis.freq_hz.data(), c.vis.freq_hz.size());
     rec_ = sizeof(T) == 4 && step_hz != 0.0;
     dk_step_ = T(rec_ ? channel_dk(step_hz, 0.0) : 0.0);
-    std::vector<std::array<Event, 4>> ev((nsub + batch - 1) / batch);
+    std::vector<std::array<Event, 4>> ev((c.nsub + c.batch - 1) / c.batch);
     // The routine on the GPU (all batches, both streams): from e_run0 to e_run1.
     Event e_run0, e_run1, e_last[2];
-    FRINGE_CUDA_CHECK(cudaEventRecord(e_run0.get(), streams_[0]));
+    record(e_run0, streams_[0]);
     // Hybrid gridding: the batch (first subgrid, count) whose subgrids stream k copied to
     // h_sub_[k] and that still has to be added onto the host grid.
     std::pair<std::size_t, std::size_t> pending[2] = {{0, 0}, {0, 0}};
     auto add_pending = [&](int k) {
       if (pending[k].second == 0) return;
-      add_subgrids(g, subgrids.subspan(pending[k].first, pending[k].second), npol, h_sub_[k].get(),
-                   grid_out);
+      add_subgrids(c.g, c.subgrids.subspan(pending[k].first, pending[k].second), c.npol,
+                   h_sub_[k].data(), c.grid_out);
       pending[k] = {0, 0};
     };
-    for (std::size_t b0 = 0, bi = 0; b0 < nsub; b0 += batch, ++bi) {
+    for (std::size_t b0 = 0, bi = 0; b0 < c.nsub; b0 += c.batch, ++bi) {
       const int k = bi % nstreams;
-      cudaStream_t st = streams_[k];
-      const int nb = int(std::min(batch, nsub - b0));
-      const DevSubgrid* dm = d_meta_.get() + b0;
-      Complex<T>* dsub = d_sub_[k].get();
+      const int nb = int(std::min(c.batch, c.nsub - b0));
       if (bi >= std::size_t(nstreams)) {
-        FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));  // h_sub_[k] and d_sub_[k] reusable
+        FRINGE_CUDA_CHECK(cudaStreamSynchronize(streams_[k]));  // h_sub_[k], d_sub_[k] reusable
         add_pending(k);  // hybrid gridding: the subgrids stream k copied two batches ago
       }
-      auto& e = ev[bi];
-      if (gridding) {
-        FRINGE_CUDA_CHECK(cudaEventRecord(e[0].get(), st));
-        launch_gridder(npol, nb, st, dm, vis.num_channels, ns, width, dsub);
-        FRINGE_CUDA_CHECK(cudaEventRecord(e[1].get(), st));
-        check_cufft(CufftTraits<T>::exec(plans[k], dsub, CUFFT_INVERSE), "subgrid FFT");
-        FRINGE_CUDA_CHECK(cudaEventRecord(e[2].get(), st));
-        if (host_grid) {
-          FRINGE_CUDA_CHECK(cudaMemcpyAsync(h_sub_[k].get(), dsub,
-                                            std::size_t(nb) * npol * np * sizeof(Complex<T>),
-                                            cudaMemcpyDeviceToHost, st));
-          FRINGE_CUDA_CHECK(cudaEventRecord(e[3].get(), st));
-          // Added on the host once the copy is done, while the other stream computes.
-          pending[k] = {b0, std::size_t(nb)};
-        } else {
-          adder_kernel<T><<<nb, kThreads, 0, st>>>(dm, dsub, npol, ns, gs, d_grid_.get());
-          FRINGE_CUDA_CHECK_KERNEL("imager adder");
-          FRINGE_CUDA_CHECK(cudaEventRecord(e[3].get(), st));
-        }
-      } else {
-        FRINGE_CUDA_CHECK(cudaEventRecord(e[0].get(), st));
-        if (host_grid) {
-          split_subgrids(g, subgrids.subspan(b0, nb), npol, grid_in, h_sub_[k].get());
-          FRINGE_CUDA_CHECK(cudaMemcpyAsync(dsub, h_sub_[k].get(),
-                                            std::size_t(nb) * npol * np * sizeof(Complex<T>),
-                                            cudaMemcpyHostToDevice, st));
-        } else {
-          splitter_kernel<T><<<nb, kThreads, 0, st>>>(dm, d_grid_.get(), npol, ns, gs, dsub);
-          FRINGE_CUDA_CHECK_KERNEL("imager splitter");
-        }
-        FRINGE_CUDA_CHECK(cudaEventRecord(e[1].get(), st));
-        check_cufft(CufftTraits<T>::exec(plans[k], dsub, CUFFT_FORWARD), "subgrid FFT");
-        FRINGE_CUDA_CHECK(cudaEventRecord(e[2].get(), st));
-        launch_degridder(npol, blocked, nb, st, dm, vis.num_channels, ns, width, dsub);
-        FRINGE_CUDA_CHECK(cudaEventRecord(e[3].get(), st));
-      }
+      if (!c.gridding)
+        degrid_batch(c, k, plans[k], b0, nb, blocked, width, ev[bi]);
+      else if (grid_batch(c, k, plans[k], b0, nb, width, ev[bi]))
+        pending[k] = {b0, std::size_t(nb)};  // added on the host while the other stream computes
     }
     for (int k = 1; k < nstreams; ++k) {
-      FRINGE_CUDA_CHECK(cudaEventRecord(e_last[k].get(), streams_[k]));
+      record(e_last[k], streams_[k]);
       FRINGE_CUDA_CHECK(cudaStreamWaitEvent(streams_[0], e_last[k].get(), 0));
     }
-    FRINGE_CUDA_CHECK(cudaEventRecord(e_run1.get(), streams_[0]));
+    record(e_run1, streams_[0]);
     for (int k = 0; k < nstreams; ++k) {
       FRINGE_CUDA_CHECK(cudaStreamSynchronize(streams_[k]));
       add_pending(k);
     }
     tm.compute = elapsed(e_run0, e_run1);
     for (auto& p : plans) cufftDestroy(p);
-    for (auto& e : ev) {
-      if (gridding) {
+    add_step_times(c, ev, tm);
+  }
+
+  // One gridding batch on stream k: gridder, subgrid FFT, then the adder onto the GPU grid,
+  // or (hybrid scheme) the copy of the subgrids to h_sub_[k]: then true, they are still to be
+  // added onto the host grid.
+  bool grid_batch(const Call& c, int k, cufftHandle plan, std::size_t b0, int nb, T width,
+                  const std::array<Event, 4>& e) {
+    cudaStream_t st = streams_[k];
+    const DevSubgrid* dm = d_meta_.data() + b0;
+    Complex<T>* dsub = d_sub_[k].data();
+    record(e[0], st);
+    launch_gridder(c.npol, nb, st, dm, c.vis.num_channels, c.ns, width, dsub);
+    record(e[1], st);
+    check_cufft(CufftTraits<T>::exec(plan, dsub, CUFFT_INVERSE), "subgrid FFT");
+    record(e[2], st);
+    if (c.host_grid) {
+      d_sub_[k].download(h_sub_[k].data(), std::size_t(nb) * c.npol * c.np, st);
+      record(e[3], st);
+      return true;
+    }
+    adder_kernel<T><<<nb, kThreads, 0, st>>>(dm, dsub, c.npol, c.ns, c.gs, d_grid_.data());
+    FRINGE_CUDA_CHECK_KERNEL("imager adder");
+    record(e[3], st);
+    return false;
+  }
+
+  // One degridding batch on stream k: the splitter (on the GPU grid, or on the host and copied
+  // over), subgrid FFT, degridder.
+  void degrid_batch(const Call& c, int k, cufftHandle plan, std::size_t b0, int nb, bool blocked,
+                    T width, const std::array<Event, 4>& e) {
+    cudaStream_t st = streams_[k];
+    const DevSubgrid* dm = d_meta_.data() + b0;
+    Complex<T>* dsub = d_sub_[k].data();
+    record(e[0], st);
+    if (c.host_grid) {
+      split_subgrids(c.g, c.subgrids.subspan(b0, nb), c.npol, c.grid_in, h_sub_[k].data());
+      d_sub_[k].upload(h_sub_[k].data(), std::size_t(nb) * c.npol * c.np, st);
+    } else {
+      splitter_kernel<T><<<nb, kThreads, 0, st>>>(dm, d_grid_.data(), c.npol, c.ns, c.gs, dsub);
+      FRINGE_CUDA_CHECK_KERNEL("imager splitter");
+    }
+    record(e[1], st);
+    check_cufft(CufftTraits<T>::exec(plan, dsub, CUFFT_FORWARD), "subgrid FFT");
+    record(e[2], st);
+    launch_degridder(c.npol, blocked, nb, st, dm, c.vis.num_channels, c.ns, width, dsub);
+    record(e[3], st);
+  }
+
+  // Each batch's steps (events e[0..3] of grid_batch / degrid_batch) into tm.
+  static void add_step_times(const Call& c, const std::vector<std::array<Event, 4>>& ev,
+                             CudaIdgTimings& tm) {
+    for (const auto& e : ev) {
+      if (c.gridding) {
         tm.kernel += elapsed(e[0], e[1]);
         tm.fft += elapsed(e[1], e[2]);
-        (host_grid ? tm.transfer : tm.adder) += elapsed(e[2], e[3]);
+        (c.host_grid ? tm.transfer : tm.adder) += elapsed(e[2], e[3]);
       } else {
-        (host_grid ? tm.transfer : tm.adder) += elapsed(e[0], e[1]);
+        (c.host_grid ? tm.transfer : tm.adder) += elapsed(e[0], e[1]);
         tm.fft += elapsed(e[1], e[2]);
         tm.kernel += elapsed(e[2], e[3]);
       }
     }
-    // Outputs.
+  }
+
+  // Outputs to the host: the GPU grid added onto the host grid (gridding), or the predicted
+  // visibilities (degridding). Returns the seconds the copies took.
+  double download_outputs(const Call& c) {
     Event e_out0, e_out1;
-    FRINGE_CUDA_CHECK(cudaEventRecord(e_out0.get(), streams_[0]));
-    if (gridding && !host_grid) {
+    record(e_out0, streams_[0]);
+    if (c.gridding && !c.host_grid) {
       // In pieces through a pinned buffer, each added onto the host grid.
-      const std::size_t piece = std::min<std::size_t>(grid_elems, std::size_t(1) << 23);
-      h_piece_.resize(piece);
-      for (std::size_t i = 0; i < grid_elems; i += piece) {
-        const std::size_t n = std::min(piece, grid_elems - i);
-        FRINGE_CUDA_CHECK(cudaMemcpy(h_piece_.get(), d_grid_.get() + i, n * sizeof(Complex<T>),
+      const std::size_t piece = std::min<std::size_t>(c.grid_elems, std::size_t(1) << 23);
+      h_piece_.reserve(piece);
+      for (std::size_t i = 0; i < c.grid_elems; i += piece) {
+        const std::size_t n = std::min(piece, c.grid_elems - i);
+        FRINGE_CUDA_CHECK(cudaMemcpy(h_piece_.data(), d_grid_.data() + i, n * sizeof(Complex<T>),
                                      cudaMemcpyDeviceToHost));
-        add_arrays(grid_out + i, h_piece_.get(), n);
+        add_arrays(c.grid_out + i, h_piece_.data(), n);
       }
     }
-    if (!gridding)
-      FRINGE_CUDA_CHECK(cudaMemcpy(vis.vis.data(), d_vis_.get(),
-                                   vis.vis.size() * sizeof(Complex<T>), cudaMemcpyDeviceToHost));
-    FRINGE_CUDA_CHECK(cudaEventRecord(e_out1.get(), streams_[0]));
+    if (!c.gridding)
+      FRINGE_CUDA_CHECK(cudaMemcpy(c.vis.vis.data(), d_vis_.data(),
+                                   c.vis.vis.size() * sizeof(Complex<T>), cudaMemcpyDeviceToHost));
+    record(e_out1, streams_[0]);
     FRINGE_CUDA_CHECK(cudaEventSynchronize(e_out1.get()));
-    tm.transfer += elapsed(e_out0, e_out1);
-    tm.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (opt_.timings) *opt_.timings = tm;
+    return elapsed(e_out0, e_out1);
   }
 
   // VARIANT: CudaIdgOptions::gridder_variant (idg_cuda.h).
@@ -431,13 +468,13 @@ class CudaBackend final : public IdgBackend<T> {
     if constexpr (v.g3)
       gridder_3m_kernel<T, NPOL, ppt, REC, minb, v.step3, v.unroll>
           <<<blocks, kGridThreads, gridder_3m_smem_bytes<T, NPOL, ppt>(), st>>>(
-              dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width,
-              dk_step_, d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
+              dm, d_uvw_.data(), d_vis_.data(), d_weight_.data(), d_freq_.data(), nchan, ns, width,
+              dk_step_, d_ts_.data(), d_aterms_ptr_, aterm_stations_, dsub);
     else
       gridder_kernel<T, NPOL, ppt, REC, minb>
           <<<blocks, kGridThreads, gridder_smem_bytes<T, ppt>(), st>>>(
-              dm, d_uvw_.get(), d_vis_.get(), d_weight_.get(), d_freq_.get(), nchan, ns, width,
-              dk_step_, d_ts_.get(), d_aterms_ptr_, aterm_stations_, dsub);
+              dm, d_uvw_.data(), d_vis_.data(), d_weight_.data(), d_freq_.data(), nchan, ns, width,
+              dk_step_, d_ts_.data(), d_aterms_ptr_, aterm_stations_, dsub);
     FRINGE_CUDA_CHECK_KERNEL("imager gridder");
   }
   template <int NPOL, bool REC>
@@ -489,9 +526,9 @@ class CudaBackend final : public IdgBackend<T> {
     if (smem > 48 * 1024)
       FRINGE_CUDA_CHECK(
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    kernel<<<nb, kDegridThreads, smem, st>>>(dm, d_uvw_.get(), d_freq_.get(), nchan, ns, width,
-                                             dk_step_, d_ts_.get(), dsub, d_aterms_ptr_,
-                                             aterm_stations_, d_vis_.get());
+    kernel<<<nb, kDegridThreads, smem, st>>>(dm, d_uvw_.data(), d_freq_.data(), nchan, ns, width,
+                                             dk_step_, d_ts_.data(), dsub, d_aterms_ptr_,
+                                             aterm_stations_, d_vis_.data());
     FRINGE_CUDA_CHECK_KERNEL("imager degridder");
   }
   void launch_degridder(int npol, bool blocked, int nb, cudaStream_t st, const DevSubgrid* dm,
@@ -537,16 +574,16 @@ class CudaBackend final : public IdgBackend<T> {
   CudaIdgOptions opt_;
   std::string name_;
   cudaStream_t streams_[2]{};
-  DeviceBuffer<DevSubgrid> d_meta_;
-  DeviceBuffer<double> d_uvw_, d_freq_;
-  DeviceBuffer<T> d_ts_;
-  DeviceBuffer<Complex<T>> d_vis_, d_grid_, d_aterms_;
+  GpuBuffer<DevSubgrid> d_meta_;
+  GpuBuffer<double> d_uvw_, d_freq_;
+  GpuBuffer<T> d_ts_;
+  GpuBuffer<Complex<T>> d_vis_, d_grid_, d_aterms_;
   const Complex<T>* d_aterms_ptr_ = nullptr;  // d_aterms_ when the call has A-terms
   bool rec_ = false;  // single precision, evenly spaced channels: phasor recurrence kernels
   T dk_step_ = T(0);  // 2 pi (channel spacing) / c when rec_
   int aterm_stations_ = 0;
-  DeviceBuffer<float> d_weight_;
-  DeviceBuffer<Complex<T>> d_sub_[2];
+  GpuBuffer<float> d_weight_;
+  GpuBuffer<Complex<T>> d_sub_[2];
   PinnedBuffer<Complex<T>> h_sub_[2];
   PinnedBuffer<Complex<T>> h_piece_;
 };

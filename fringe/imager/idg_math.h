@@ -36,7 +36,6 @@ FRINGE_HD_INLINE int subgrid_ref_channel(std::uint32_t chan_begin, std::uint32_t
 // A_r of one row (see above); computed in double.
 FRINGE_HD_INLINE void row_phase_terms(const double uvw[3], double f_ref, double us, double vs,
                                       double w0, double a[3]) {
-  constexpr double kTwoPi = 6.283185307179586476925;
   const double s = f_ref / kSpeedOfLight;
   a[0] = kTwoPi * (uvw[0] * s - us);
   a[1] = kTwoPi * (uvw[1] * s - vs);
@@ -44,7 +43,6 @@ FRINGE_HD_INLINE void row_phase_terms(const double uvw[3], double f_ref, double 
 }
 
 FRINGE_HD_INLINE double channel_dk(double f, double f_ref) {
-  constexpr double kTwoPi = 6.283185307179586476925;
   return kTwoPi * (f - f_ref) / kSpeedOfLight;
 }
 

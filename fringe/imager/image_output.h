@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fringe/core/precision.h"
 #include "fringe/io/fits/fits_image_writer.h"
 
 namespace fringe::imager {
@@ -22,8 +23,8 @@ struct ImageCube {
   double freq_step_hz = 1.0;           // CDELT3
   std::string bunit = "JY/BEAM";
   std::vector<std::string> history;
-  bool double_precision = false;  // BITPIX -64 (else -32)
-  std::vector<double> pixels;     // [plane][y][x], x fastest
+  Precision precision = Precision::Single;  // BITPIX -64 for Double, else -32
+  std::vector<double> pixels;               // [plane][y][x], x fastest
 };
 
 void write_image_cube(const std::string& path, const ImageCube& cube);

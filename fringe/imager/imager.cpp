@@ -9,7 +9,6 @@
 #include <limits>
 #include <memory>
 #include <new>
-#include <numbers>
 #include <optional>
 
 #include "fringe/core/device.h"
@@ -29,7 +28,7 @@
 #include "fringe/imager/weighting.h"
 #include "fringe/io/ms/ms_column_writer.h"
 #include "fringe/io/ms/ms_reader.h"
-#ifdef FRINGE_IMAGER_CUDA
+#ifdef FRINGE_HAVE_CUDA
 #include "fringe/imager/idg_cuda.h"
 #endif
 
@@ -117,20 +116,13 @@ std::string gib(double bytes) {
   return buf;
 }
 
+// The IDG back end: the GPU the one device policy chooses (at most one), else the CPU.
 template <typename T>
 std::unique_ptr<IdgBackend<T>> make_backend(const ImagerConfig& cfg, Logger* log) {
-  if (cfg.use_gpus) {
-#ifdef FRINGE_IMAGER_CUDA
-    const auto gpus = cuda_devices();
-    if (!gpus.empty()) {
-      const int id = cfg.cuda_device_ids.empty() ? gpus.front().index : cfg.cuda_device_ids.front();
-      if (cfg.cuda_device_ids.size() > 1)
-        log_warning(log, "imager: uses one GPU; GPU " + std::to_string(id) + " of those listed");
-      return make_cuda_backend<T>(id);
-    }
+  const std::vector<int> gpus = choose_gpus(cfg.devices, 1, "imager", log);
+#ifdef FRINGE_HAVE_CUDA
+  if (!gpus.empty()) return make_cuda_backend<T>(gpus.front());
 #endif
-    log_warning(log, "imager: image/use_gpus is true but no CUDA GPU is available; using the CPU");
-  }
   return make_cpu_backend<T>(cfg.num_threads);
 }
 
@@ -154,7 +146,7 @@ VisBuffer<T> one_channel(const VisBuffer<T>& v, int c) {
 }
 
 // Where the station beams point: the phase centre of the observation (the first input's,
-// before any re-phasing to image/direction).
+// before any re-phasing to the image centre).
 std::array<double, 2> beam_centre(const ImagerConfig& cfg, const InputSummary& in) {
   return cfg.rephase ? io::MsReader(cfg.input_ms.front()).phase_centre_rad() : in.phase_centre_rad;
 }
@@ -186,185 +178,237 @@ void divide_by_beam(const std::vector<double>& beam, double min_fraction, int np
     }
 }
 
+// The uv grid of a run of grid_size cells; the w step automatic (auto_w_step) unless given.
+GridGeometry grid_geometry(const ImagerConfig& cfg, const Taper& taper, int grid_size,
+                           double max_abs_w_lambda) {
+  GridGeometry g;
+  g.image_size = cfg.size;
+  g.cell_rad = cfg.cell_rad;
+  g.grid_size = grid_size;
+  g.subgrid_size = cfg.idg.subgrid_size;
+  g.kernel_size = cfg.idg.kernel_size;
+  g.taper_support = taper.support();
+  g.w_step = cfg.idg.w_step_lambda > 0 ? cfg.idg.w_step_lambda : auto_w_step(g, max_abs_w_lambda);
+  return g;
+}
+
+// The IDG plan of vis; its counts are added to res.
 template <typename T>
-ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
-                       Stage& stage) {
-  ImagerResult res;
-  Timer timer;
-  timer.start();
-  InputSummary in;
-  // Station-beam A-terms act on the linear correlations (A_p^H X A_q): Stokes (I,Q,U,V) is
-  // then gridded as XX, XY, YX, YY and converted after gridding (the image is linear in V).
-  const bool stokes_via_linear = cfg.algorithm == Algorithm::Idg &&
-                                 cfg.idg.aterms.mode == ATermMode::StationBeams &&
-                                 cfg.image_type == ImageType::Stokes;
+Plan run_plan(const ImagerConfig& cfg, const GridGeometry& g, VisBuffer<T>& vis,
+              ImagerResult& res) {
+  PlanOptions opt;
+  opt.max_times_per_subgrid = cfg.idg.max_times_per_subgrid;
+  // At most 128 channels per subgrid: what the CUDA gridder stages in shared memory.
+  opt.max_channels_per_group =
+      cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
+  opt.aterm_interval_s = cfg.idg.aterm_interval_s;
+  Plan plan = make_plan(g,
+                        {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline,
+                         vis.freq_hz, vis.station1, vis.station2},
+                        vis.weight, opt);
+  res.num_gridded += plan.num_gridded;
+  res.num_outside += plan.num_outside;
+  res.num_subgrids += plan.subgrids.size();
+  res.num_w_layers = std::max<int>(res.num_w_layers, plan.layers.size());
+  return plan;
+}
+
+// ---- Imaging (run_typed) ----
+
+// Station-beam A-terms act on the linear correlations (A_p^H X A_q): Stokes (I,Q,U,V) is
+// then gridded as XX, XY, YX, YY and converted after gridding (the image is linear in V).
+bool stokes_via_linear(const ImagerConfig& cfg) {
+  return cfg.algorithm == Algorithm::Idg && cfg.idg.aterms.mode == ATermMode::StationBeams &&
+         cfg.image_type == ImageType::Stokes;
+}
+
+// The visibilities of every input, as the products to grid.
+template <typename T>
+VisBuffer<T> read_for_imaging(const ImagerConfig& cfg, InputSummary& in, Logger* log,
+                              Stage& stage) {
+  const bool via_linear = stokes_via_linear(cfg);
   ImagerConfig read_cfg = cfg;
-  if (stokes_via_linear) read_cfg.image_type = ImageType::Linear;
-  VisBuffer<T> all;
+  if (via_linear) read_cfg.image_type = ImageType::Linear;
   stage.set("reading the visibilities of " + std::to_string(cfg.input_ms.size()) + " input(s)");
   try {
-    all = read_visibilities<T>(read_cfg, in, log);
+    return read_visibilities<T>(read_cfg, in, log);
   } catch (const Error& e) {
-    if (!stokes_via_linear) throw;
+    if (!via_linear) throw;
     throw Error(
         "Stokes (I,Q,U,V) with station-beam A-terms is imaged from the linear correlations: " +
             e.message(),
         e.context());
   }
-  res.num_visibilities = in.visibilities;
-  res.num_non_finite =
-      in.non_finite.visibilities + in.non_finite.uvw_rows * std::size_t(all.num_channels);
-  report_non_finite(cfg, in, log);
-  res.seconds_read = timer.seconds();
-  report_progress(progress, 0.1, "read");
+}
 
-  GridGeometry g;
-  g.image_size = cfg.size;
-  g.cell_rad = cfg.cell_rad;
-  g.grid_size =
-      cfg.algorithm == Algorithm::Idg ? padded_grid_size(cfg.size, cfg.idg.padding) : cfg.size;
-  g.subgrid_size = cfg.idg.subgrid_size;
-  g.kernel_size = cfg.idg.kernel_size;
-  const Taper taper(cfg.idg.taper, cfg.idg.taper_support);
-  g.taper_support = taper.support();
-  g.w_step =
-      cfg.idg.w_step_lambda > 0 ? cfg.idg.w_step_lambda : auto_w_step(g, in.max_abs_w_lambda);
-  res.grid_size = g.grid_size;
+void warn_long_baselines(const GridGeometry& g, const InputSummary& in, Logger* log) {
   const double max_uv = 0.5 * (g.grid_size - g.subgrid_size) * g.uv_cell();
   if (in.max_uv_lambda > max_uv)
     log_warning(log, "imager: baselines up to " + std::to_string(in.max_uv_lambda) +
                          " wavelengths, but the grid (cell " + std::to_string(g.uv_cell()) +
                          " wavelengths) holds about " + std::to_string(max_uv) +
                          ": longer ones are skipped; use smaller pixels for full resolution");
+}
 
-  std::unique_ptr<IdgBackend<T>> backend;
-  if (cfg.algorithm == Algorithm::Idg) {
-    backend = make_backend<T>(cfg, log);
-    res.device = backend->name();
-  } else {
-    res.device = "DFT (CPU)";
-  }
-  const int nchan_img = cfg.channel_snapshots ? all.num_channels : 1;
-  const int npol = all.num_pols;
-  const std::size_t plane = std::size_t(cfg.size) * cfg.size;
+// The real image planes of a run, [pol][channel plane][y][x], and why a plane is all zero
+// ("" when it is not, or not known yet).
+struct ImagePlanes {
+  int npol = 0, nchan = 0;
+  std::size_t plane = 0;  // pixels per plane
+  std::vector<double> pixels;
+  std::vector<std::string> empty_reason;  // [channel plane]
+  std::size_t below_horizon = 0;          // station x A-term evaluations below the horizon
+  const double* at(int q, int ci) const { return &pixels[(std::size_t(q) * nchan + ci) * plane]; }
+};
+
+ImagePlanes allocate_planes(const ImagerConfig& cfg, const GridGeometry& g, int npol, int nchan,
+                            std::size_t grid_value_bytes, Stage& stage) {
+  ImagePlanes p;
+  p.npol = npol;
+  p.nchan = nchan;
+  p.plane = std::size_t(cfg.size) * cfg.size;
   stage.set("allocating the images and the " + std::to_string(g.grid_size) + " x " +
                 std::to_string(g.grid_size) + " grid",
-            double(npol) * nchan_img * plane * 8 + double(npol) * plane * 16 +
-                double(npol) * g.grid_size * g.grid_size * sizeof(Complex<T>));
-  std::vector<double> pixels(std::size_t(npol) * nchan_img * plane, 0.0);  // [pol][chan][y][x]
-  std::size_t below_horizon = 0;
-  // Why a plane is all zero (all-zero image check below): [channel] "" or the reason.
-  std::vector<std::string> empty_reason(nchan_img);
+            double(npol) * nchan * p.plane * 8 + double(npol) * p.plane * 16 +
+                double(npol) * g.grid_size * g.grid_size * grid_value_bytes);
+  p.pixels.assign(std::size_t(npol) * nchan * p.plane, 0.0);
+  p.empty_reason.resize(nchan);
+  return p;
+}
+
+// The complex images [pol][y][x] of one plane's visibilities and, with station-beam A-terms,
+// the average beam [y][x] they are to be divided by.
+struct PlaneImage {
+  std::vector<Complex<double>> image;
+  std::vector<double> beam;
+};
+
+template <typename T>
+PlaneImage image_plane(const ImagerConfig& cfg, const GridGeometry& g, const Taper& taper,
+                       const InputSummary& in, VisBuffer<T>& vis, IdgBackend<T>* backend,
+                       bool first_plane, Logger* log, ImagerResult& res, ImagePlanes& planes) {
+  PlaneImage out;
+  if (cfg.algorithm != Algorithm::Idg) {
+    out.image = dft_image(vis, cfg.size, cfg.cell_rad, cfg.algorithm == Algorithm::Dft3d);
+    for (float w : vis.weight) res.num_gridded += w > 0;
+    return out;
+  }
+  Plan plan = run_plan(cfg, g, vis, res);
+  if (cfg.idg.aterms.mode != ATermMode::StationBeams) {
+    out.image = idg_image(g, taper, plan, vis, *backend);
+    return out;
+  }
+  const BeamATerms<T> beams =
+      station_beam_aterms(cfg.idg.aterms, g, beam_centre(cfg, in), in.phase_centre_rad, vis, plan,
+                          first_plane ? log : nullptr);
+  planes.below_horizon += beams.stations_below_horizon;
+  backend->set_aterms(&beams.aterms);
+  out.image = idg_image(g, taper, plan, vis, *backend);
+  backend->set_aterms(nullptr);
+  if (stokes_via_linear(cfg)) linear_to_stokes(out.image, planes.plane);
+  out.beam = average_beam_image(beams.average_lattice, g);
+  return out;
+}
+
+// Sum of the weights actually imaged (outside-grid ones were zeroed by the plan), and
+// whether any of those visibilities is non-zero (an all-zero image says why).
+template <typename T>
+std::pair<double, bool> imaged_weight(const ImagerConfig& cfg, const VisBuffer<T>& vis, int npol) {
+  double wimg = 0;
+  bool any_signal = cfg.image_type == ImageType::Psf;
+  for (std::size_t k = 0; k < vis.weight.size(); ++k) {
+    if (!(vis.weight[k] > 0)) continue;
+    wimg += vis.weight[k];
+    for (int q = 0; q < npol && !any_signal; ++q)
+      any_signal = vis.vis[k * npol + q].re != 0 || vis.vis[k * npol + q].im != 0;
+  }
+  return {wimg, any_signal};
+}
+
+// "channel 3 (150 MHz)" or "the selection": the plane in messages.
+std::string plane_name(const ImagerConfig& cfg, const std::vector<double>& freq_hz, int ci) {
+  char mhz[32];
+  std::snprintf(mhz, sizeof mhz, "%.9g MHz", freq_hz[cfg.channel_snapshots ? ci : 0] / 1e6);
+  return cfg.channel_snapshots ? "channel " + std::to_string(ci) + " (" + mhz + ")"
+                               : std::string("the selection");
+}
+
+// The real part of a plane's images divided by the imaged weight (and the average beam) into
+// channel plane ci of planes.
+void store_plane(const ImagerConfig& cfg, const PlaneImage& p, double wimg, int ci,
+                 ImagePlanes& planes) {
+  // Several inputs: one weighted average (OSKAR's default), or, with
+  // scale_norm_with_num_input_files, their sum (inputs holding different parts of the sky).
+  if (cfg.scale_norm_with_num_input_files) wimg /= static_cast<double>(cfg.input_ms.size());
+  for (int q = 0; q < planes.npol; ++q)
+    for (std::size_t i = 0; i < planes.plane; ++i)
+      planes.pixels[(std::size_t(q) * planes.nchan + ci) * planes.plane + i] =
+          p.image[q * planes.plane + i].re / wimg;
+  if (!p.beam.empty())
+    divide_by_beam(p.beam, cfg.idg.aterms.min_beam_fraction, planes.npol, planes.nchan, ci,
+                   planes.plane, planes.pixels);
+}
+
+// Weights, grids and transforms each channel plane (all channels together unless
+// channel_snapshots) into planes.
+template <typename T>
+void image_channels(const ImagerConfig& cfg, const GridGeometry& g, const Taper& taper,
+                    const InputSummary& in, VisBuffer<T>& all, IdgBackend<T>* backend,
+                    const ProgressCallback& progress, Logger* log, ImagerResult& res,
+                    ImagePlanes& planes) {
+  const int nchan_img = planes.nchan;
   int empty_planes = 0;  // planes with nothing gridded
-  timer.start();
   for (int ci = 0; ci < nchan_img; ++ci) {
     interrupt::throw_if_requested();
     VisBuffer<T> v = cfg.channel_snapshots ? one_channel(all, ci) : VisBuffer<T>{};
     VisBuffer<T>& vis = cfg.channel_snapshots ? v : all;
-    const double wsum = apply_weighting(cfg, g, vis);
-    std::vector<Complex<double>> image;
-    std::vector<double> beam;  // average beam [y][x] with station-beam A-terms
-    if (cfg.algorithm == Algorithm::Idg) {
-      PlanOptions opt;
-      opt.max_times_per_subgrid = cfg.idg.max_times_per_subgrid;
-      // At most 128 channels per subgrid: what the CUDA gridder stages in shared memory.
-      opt.max_channels_per_group =
-          cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
-      opt.aterm_interval_s = cfg.idg.aterm_interval_s;
-      Plan plan = make_plan(g,
-                            {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline,
-                             vis.freq_hz, vis.station1, vis.station2},
-                            vis.weight, opt);
-      res.num_gridded += plan.num_gridded;
-      res.num_outside += plan.num_outside;
-      res.num_subgrids += plan.subgrids.size();
-      res.num_w_layers = std::max<int>(res.num_w_layers, plan.layers.size());
-      if (cfg.idg.aterms.mode == ATermMode::StationBeams) {
-        const BeamATerms<T> beams =
-            station_beam_aterms(cfg.idg.aterms, g, beam_centre(cfg, in), in.phase_centre_rad, vis,
-                                plan, ci == 0 ? log : nullptr);
-        below_horizon += beams.stations_below_horizon;
-        backend->set_aterms(&beams.aterms);
-        image = idg_image(g, taper, plan, vis, *backend);
-        backend->set_aterms(nullptr);
-        if (stokes_via_linear) linear_to_stokes(image, plane);
-        beam = average_beam_image(beams.average_lattice, g);
-      } else {
-        image = idg_image(g, taper, plan, vis, *backend);
-      }
-    } else {
-      image = dft_image(vis, cfg.size, cfg.cell_rad, cfg.algorithm == Algorithm::Dft3d);
-      for (float w : vis.weight) res.num_gridded += w > 0;
-    }
-    // Sum of the weights actually imaged (outside-grid ones were zeroed by the plan), and
-    // whether any of those visibilities is non-zero (an all-zero image says why).
-    double wimg = 0;
-    bool any_signal = cfg.image_type == ImageType::Psf;
-    for (std::size_t k = 0; k < vis.weight.size(); ++k) {
-      if (!(vis.weight[k] > 0)) continue;
-      wimg += vis.weight[k];
-      for (int q = 0; q < npol && !any_signal; ++q)
-        any_signal = vis.vis[k * npol + q].re != 0 || vis.vis[k * npol + q].im != 0;
-    }
+    apply_weighting(cfg, g, vis);
+    const PlaneImage p = image_plane(cfg, g, taper, in, vis, backend, ci == 0, log, res, planes);
+    const auto [wimg, any_signal] = imaged_weight(cfg, vis, planes.npol);
     res.sum_weights += wimg;
-    (void)wsum;
-    char mhz[32];
-    std::snprintf(mhz, sizeof mhz, "%.9g MHz", all.freq_hz[cfg.channel_snapshots ? ci : 0] / 1e6);
-    const std::string where = cfg.channel_snapshots
-                                  ? "channel " + std::to_string(ci) + " (" + mhz + ")"
-                                  : std::string("the selection");
+    const std::string where = plane_name(cfg, all.freq_hz, ci);
     if (!(wimg > 0)) {
       const std::string why = "no visibility of " + where +
-                              " could be gridded (all flagged, outside image/uv_filter_min.."
-                              "image/uv_filter_max or outside the grid; use smaller pixels)";
+                              " could be gridded (all flagged, outside ImagerConfig.uv_min_lambda"
+                              " to ImagerConfig.uv_max_lambda or outside the grid; use smaller "
+                              "pixels)";
       // Nothing at all to image is an error; one empty plane of a cube a warning (below).
       if (nchan_img == 1 || ++empty_planes == nchan_img) throw Error("imager: " + why);
-      empty_reason[ci] = why;
+      planes.empty_reason[ci] = why;
       report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
       continue;
     }
     if (!any_signal)
-      empty_reason[ci] =
+      planes.empty_reason[ci] =
           "every visibility imaged in " + where + " is zero (column " + cfg.ms_column + ")";
     // A safety net: the input was checked, so a non-finite pixel is a fault of the run.
-    for (const auto& z : image)
+    for (const auto& z : p.image)
       if (!std::isfinite(z.re))
         throw RunFailure("imager: the image of " + where +
                          " came out non-finite although its input is finite; please report");
-    // Several inputs: one weighted average (OSKAR's default), or, with
-    // scale_norm_with_num_input_files, their sum (inputs holding different parts of the sky).
-    if (cfg.scale_norm_with_num_input_files) wimg /= static_cast<double>(cfg.input_ms.size());
-    for (int q = 0; q < npol; ++q)
-      for (std::size_t i = 0; i < plane; ++i)
-        pixels[(std::size_t(q) * nchan_img + ci) * plane + i] = image[q * plane + i].re / wimg;
-    if (!beam.empty())
-      divide_by_beam(beam, cfg.idg.aterms.min_beam_fraction, npol, nchan_img, ci, plane, pixels);
+    store_plane(cfg, p, wimg, ci, planes);
     report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
   }
-  res.num_flagged = in.flagged;
-  res.num_outside += in.uv_filtered;
-  res.seconds_grid = timer.seconds();
-  if (below_horizon > 0)
-    log_warning(log, "imager: station beams pointing below the horizon (A = 0) in " +
-                         std::to_string(below_horizon) + " station x A-term evaluations");
-  interrupt::throw_if_requested();
+}
 
-  // All-zero (or, with A-terms, all-blank) planes: a loud warning with the reason; an error
-  // with --strict, before anything is written.
-  const auto names = product_names(cfg.image_type);
-  // (Every product: a zero Stokes V of an unpolarised sky is no fault.)
-  for (int ci = 0; ci < nchan_img; ++ci) {
-    std::string why = empty_reason[ci];
+// All-zero (or, with A-terms, all-blank) planes: a loud warning with the reason; an error
+// with --strict, before anything is written. (Every product: a zero Stokes V of an
+// unpolarised sky is no fault.)
+void check_empty_planes(const ImagerConfig& cfg, const ImagePlanes& planes, ImagerResult& res,
+                        Logger* log) {
+  for (int ci = 0; ci < planes.nchan; ++ci) {
+    std::string why = planes.empty_reason[ci];
     bool zero = true, blank = true;
-    for (int q = 0; q < npol; ++q) {
-      const double* p = &pixels[(std::size_t(q) * nchan_img + ci) * plane];
-      zero = zero && std::all_of(p, p + plane, [](double x) { return x == 0.0; });
-      blank = blank && std::none_of(p, p + plane, [](double x) { return std::isfinite(x); });
+    for (int q = 0; q < planes.npol; ++q) {
+      const double* p = planes.at(q, ci);
+      zero = zero && std::all_of(p, p + planes.plane, [](double x) { return x == 0.0; });
+      blank = blank && std::none_of(p, p + planes.plane, [](double x) { return std::isfinite(x); });
     }
     if (why.empty() && zero) why = "every pixel is exactly zero";
     if (why.empty() && blank)
       why = std::string("every pixel is blank: the average station beam is below its minimum ") +
-            "fraction everywhere" + (below_horizon > 0 ? " (station beams below the horizon)" : "");
+            "fraction everywhere" +
+            (planes.below_horizon > 0 ? " (station beams below the horizon)" : "");
     if (why.empty()) continue;
     const std::string msg = "imager: ALL-ZERO IMAGE" +
                             (cfg.channel_snapshots ? " PLANE " + std::to_string(ci) : "") +
@@ -374,36 +418,48 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
     res.empty_images.push_back(
         cfg.root_path + (cfg.channel_snapshots ? " plane " + std::to_string(ci) : std::string()));
   }
+}
 
-  timer.start();
-  stage.set("writing the FITS images", double(nchan_img) * plane * 8);
+// The FITS cube of one product, without its pixels: its planes' frequencies, the header.
+ImageCube image_cube(const ImagerConfig& cfg, const InputSummary& in,
+                     const std::vector<double>& freq_hz, const std::string& device) {
+  ImageCube cube;
+  cube.size = cfg.size;
+  cube.cell_rad = cfg.cell_rad;
+  cube.centre_rad = in.phase_centre_rad;
+  cube.precision = cfg.precision;
+  if (cfg.channel_snapshots) {
+    cube.freq_hz = freq_hz;
+    cube.freq_step_hz = freq_hz.size() > 1 ? freq_hz[1] - freq_hz[0] : in.channel_width_hz.at(0);
+  } else {
+    double f = 0, bw = 0;
+    for (double x : freq_hz) f += x;
+    for (double x : in.channel_width_hz) bw += x;
+    cube.freq_hz = {f / freq_hz.size()};
+    cube.freq_step_hz = bw > 0 ? bw : 1.0;
+  }
+  if (cfg.image_type == ImageType::Psf) cube.bunit = "";
+  cube.history.push_back("fringe imager: " +
+                         std::string(cfg.algorithm == Algorithm::Idg ? "Image-Domain Gridding"
+                                                                     : "direct Fourier transform") +
+                         " on " + device);
+  return cube;
+}
+
+// One FITS file per product, written under temporary names and renamed into place only when
+// all of them are complete (all or none, unless the file system fails between two renames).
+void write_images(const ImagerConfig& cfg, const InputSummary& in,
+                  const std::vector<double>& freq_hz, const ImagePlanes& planes, ImagerResult& res,
+                  Stage& stage) {
+  stage.set("writing the FITS images", double(planes.nchan) * planes.plane * 8);
+  const auto names = product_names(cfg.image_type);
+  const std::size_t cube_pixels = std::size_t(planes.nchan) * planes.plane;
   std::vector<std::unique_ptr<io::FitsImageWriter>> writers;
-  for (int q = 0; q < npol; ++q) {
+  for (int q = 0; q < planes.npol; ++q) {
     interrupt::throw_if_requested();
-    ImageCube cube;
-    cube.size = cfg.size;
-    cube.cell_rad = cfg.cell_rad;
-    cube.centre_rad = in.phase_centre_rad;
-    cube.double_precision = cfg.precision == Precision::Double;
-    if (cfg.channel_snapshots) {
-      cube.freq_hz = all.freq_hz;
-      cube.freq_step_hz =
-          all.freq_hz.size() > 1 ? all.freq_hz[1] - all.freq_hz[0] : in.channel_width_hz.at(0);
-    } else {
-      double f = 0, bw = 0;
-      for (double x : all.freq_hz) f += x;
-      for (double x : in.channel_width_hz) bw += x;
-      cube.freq_hz = {f / all.freq_hz.size()};
-      cube.freq_step_hz = bw > 0 ? bw : 1.0;
-    }
-    if (cfg.image_type == ImageType::Psf) cube.bunit = "";
-    cube.history.push_back("fringe imager: " +
-                           std::string(cfg.algorithm == Algorithm::Idg
-                                           ? "Image-Domain Gridding"
-                                           : "direct Fourier transform") +
-                           " on " + res.device);
-    cube.pixels.assign(pixels.begin() + std::size_t(q) * nchan_img * plane,
-                       pixels.begin() + std::size_t(q + 1) * nchan_img * plane);
+    ImageCube cube = image_cube(cfg, in, freq_hz, res.device);
+    cube.pixels.assign(planes.pixels.begin() + std::size_t(q) * cube_pixels,
+                       planes.pixels.begin() + std::size_t(q + 1) * cube_pixels);
     const std::string path = cfg.root_path + "_" + names[q] + ".fits";
     try {
       writers.push_back(write_image_cube_unfinished(path, cube));
@@ -414,33 +470,75 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
     }
     res.files.push_back(path);
   }
-  // Every product complete: only now do they replace earlier images (all or none, unless the
-  // file system fails between two renames).
   interrupt::throw_if_requested();
   try {
     for (auto& w : writers) w->finish();
   } catch (const Error& e) {
     throw RunFailure(e.message(), e.context());
   }
+}
+
+template <typename T>
+ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
+                       Stage& stage) {
+  ImagerResult res;
+  Timer timer;
+  timer.start();
+  InputSummary in;
+  VisBuffer<T> all = read_for_imaging<T>(cfg, in, log, stage);
+  res.num_visibilities = in.visibilities;
+  res.num_non_finite =
+      in.non_finite.visibilities + in.non_finite.uvw_rows * std::size_t(all.num_channels);
+  report_non_finite(cfg, in, log);
+  res.seconds_read = timer.seconds();
+  report_progress(progress, 0.1, "read");
+
+  const Taper taper(cfg.idg.taper, cfg.idg.taper_support);
+  const GridGeometry g = grid_geometry(
+      cfg, taper,
+      cfg.algorithm == Algorithm::Idg ? padded_grid_size(cfg.size, cfg.idg.padding) : cfg.size,
+      in.max_abs_w_lambda);
+  res.grid_size = g.grid_size;
+  warn_long_baselines(g, in, log);
+  std::unique_ptr<IdgBackend<T>> backend;
+  if (cfg.algorithm == Algorithm::Idg) {
+    backend = make_backend<T>(cfg, log);
+    res.device = backend->name();
+  } else {
+    res.device = "DFT (CPU)";
+  }
+  ImagePlanes planes =
+      allocate_planes(cfg, g, all.num_pols, cfg.channel_snapshots ? all.num_channels : 1,
+                      sizeof(Complex<T>), stage);
+  timer.start();
+  image_channels(cfg, g, taper, in, all, backend.get(), progress, log, res, planes);
+  res.num_flagged = in.flagged;
+  res.num_outside += in.uv_filtered;
+  res.seconds_grid = timer.seconds();
+  if (planes.below_horizon > 0)
+    log_warning(log, "imager: station beams pointing below the horizon (A = 0) in " +
+                         std::to_string(planes.below_horizon) + " station x A-term evaluations");
+  interrupt::throw_if_requested();
+  check_empty_planes(cfg, planes, res, log);
+
+  timer.start();
+  write_images(cfg, in, all.freq_hz, planes, res, stage);
   res.seconds_write = timer.seconds();
   report_progress(progress, 1.0, "write");
   return res;
 }
 
-// Prediction: degrid (or DFT) a Stokes I model into model_column of every input MS
-// (XX = YY = I, XY = YX = 0; rows and channels outside the selection get 0).
+// ---- Prediction (run_predict) ----
+
+// The rows of every input (no data column: one value per visibility); weight 1, or 0 where
+// the row's UVW is NaN/Inf (flags do not matter for a model, but such a row has none).
 template <typename T>
-ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
-                         Stage& stage) {
-  ImagerResult res;
-  Timer timer;
-  timer.start();
+VisBuffer<T> read_for_prediction(const ImagerConfig& cfg, InputSummary& in, Logger* log,
+                                 Stage& stage, ImagerResult& res) {
   ImagerConfig rc = cfg;
-  rc.image_type = ImageType::Psf;  // no data column needed, one value per visibility
-  InputSummary in;
+  rc.image_type = ImageType::Psf;
   stage.set("reading the visibilities of " + std::to_string(cfg.input_ms.size()) + " input(s)");
   VisBuffer<T> vis = read_visibilities<T>(rc, in, log);
-  // Flags do not matter for a model, but a row whose UVW is NaN/Inf has no model (0).
   for (std::size_t r = 0; r < vis.num_rows; ++r)
     std::fill_n(vis.weight.begin() + r * vis.num_channels, vis.num_channels,
                 in.bad_uvw_rows[r] ? 0.0f : 1.0f);
@@ -454,60 +552,53 @@ ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progre
     if (cfg.strict) throw Error(msg + " (an error with --strict)");
     log_warning(log, msg);
   }
+  return vis;
+}
+
+// The model image (Stokes I, Jy/pixel) as complex values [y][x].
+std::vector<Complex<double>> read_model(const ImagerConfig& cfg, Stage& stage) {
   stage.set("reading the model image and allocating the grid");
   const std::vector<double> pixels = read_model_image(cfg.model_image, cfg.size, cfg.cell_rad);
   check_model_pixels(cfg.model_image, pixels, cfg.size);
   std::vector<Complex<double>> model(pixels.size());
   for (std::size_t i = 0; i < pixels.size(); ++i) model[i] = {pixels[i], 0.0};
-  res.seconds_read = timer.seconds();
-  report_progress(progress, 0.2, "read");
-  timer.start();
-  GridGeometry g;
-  g.image_size = cfg.size;
-  g.cell_rad = cfg.cell_rad;
-  g.grid_size = padded_grid_size(cfg.size, cfg.idg.padding);
-  g.subgrid_size = cfg.idg.subgrid_size;
-  g.kernel_size = cfg.idg.kernel_size;
+  return model;
+}
+
+// Degrids (or DFTs) the model into vis.vis.
+template <typename T>
+void predict(const ImagerConfig& cfg, const InputSummary& in,
+             const std::vector<Complex<double>>& model, VisBuffer<T>& vis, Logger* log,
+             ImagerResult& res) {
   const Taper taper(cfg.idg.taper, cfg.idg.taper_support);
-  g.taper_support = taper.support();
-  g.w_step =
-      cfg.idg.w_step_lambda > 0 ? cfg.idg.w_step_lambda : auto_w_step(g, in.max_abs_w_lambda);
+  const GridGeometry g =
+      grid_geometry(cfg, taper, padded_grid_size(cfg.size, cfg.idg.padding), in.max_abs_w_lambda);
   res.grid_size = g.grid_size;
-  if (cfg.algorithm == Algorithm::Idg) {
-    auto backend = make_backend<T>(cfg, log);
-    res.device = backend->name();
-    PlanOptions opt;
-    opt.max_times_per_subgrid = cfg.idg.max_times_per_subgrid;
-    opt.max_channels_per_group =
-        cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
-    opt.aterm_interval_s = cfg.idg.aterm_interval_s;
-    Plan plan = make_plan(g,
-                          {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline,
-                           vis.freq_hz, vis.station1, vis.station2},
-                          vis.weight, opt);
-    res.num_gridded = plan.num_gridded;
-    res.num_outside = plan.num_outside;
-    res.num_subgrids = plan.subgrids.size();
-    res.num_w_layers = static_cast<int>(plan.layers.size());
-    // Station-beam A-terms: the predicted visibilities are the apparent ones, A_p M A_q^H.
-    std::optional<BeamATerms<T>> beams;
-    if (cfg.idg.aterms.mode == ATermMode::StationBeams) {
-      beams = station_beam_aterms(cfg.idg.aterms, g, in.phase_centre_rad, in.phase_centre_rad, vis,
-                                  plan, log);
-      backend->set_aterms(&beams->aterms);
-    }
-    idg_predict(g, taper, plan, model, vis, *backend);
-    backend->set_aterms(nullptr);
-  } else {
+  if (cfg.algorithm != Algorithm::Idg) {
     res.device = "DFT (CPU)";
     dft_predict(model, cfg.size, cfg.cell_rad, vis, cfg.algorithm == Algorithm::Dft3d);
     res.num_gridded = vis.num_visibilities();
+    return;
   }
-  res.seconds_grid = timer.seconds();
-  report_progress(progress, 0.8, "predict");
-  interrupt::throw_if_requested();
-  timer.start();
-  stage.set("writing " + cfg.model_column);
+  auto backend = make_backend<T>(cfg, log);
+  res.device = backend->name();
+  Plan plan = run_plan(cfg, g, vis, res);
+  // Station-beam A-terms: the predicted visibilities are the apparent ones, A_p M A_q^H.
+  std::optional<BeamATerms<T>> beams;
+  if (cfg.idg.aterms.mode == ATermMode::StationBeams) {
+    beams = station_beam_aterms(cfg.idg.aterms, g, in.phase_centre_rad, in.phase_centre_rad, vis,
+                                plan, log);
+    backend->set_aterms(&beams->aterms);
+  }
+  idg_predict(g, taper, plan, model, vis, *backend);
+  backend->set_aterms(nullptr);
+}
+
+// The predicted XX and YY into model_column of every input (rows and channels outside the
+// selection, and XY, YX: 0).
+template <typename T>
+void write_model_columns(const ImagerConfig& cfg, const InputSummary& in, const VisBuffer<T>& vis,
+                         ImagerResult& res) {
   for (std::size_t f = 0; f < cfg.input_ms.size(); ++f) {
     // The column of an input is updated in place: a signal waits for its end (interrupt.h).
     interrupt::CriticalSection in_place;
@@ -529,6 +620,29 @@ ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progre
     w.flush();
     res.files.push_back(cfg.input_ms[f] + " (" + cfg.model_column + ")");
   }
+}
+
+// Prediction: degrid (or DFT) a Stokes I model into model_column of every input MS
+// (XX = YY = I, XY = YX = 0; rows and channels outside the selection get 0).
+template <typename T>
+ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
+                         Stage& stage) {
+  ImagerResult res;
+  Timer timer;
+  timer.start();
+  InputSummary in;
+  VisBuffer<T> vis = read_for_prediction<T>(cfg, in, log, stage, res);
+  const std::vector<Complex<double>> model = read_model(cfg, stage);
+  res.seconds_read = timer.seconds();
+  report_progress(progress, 0.2, "read");
+  timer.start();
+  predict(cfg, in, model, vis, log, res);
+  res.seconds_grid = timer.seconds();
+  report_progress(progress, 0.8, "predict");
+  interrupt::throw_if_requested();
+  timer.start();
+  stage.set("writing " + cfg.model_column);
+  write_model_columns(cfg, in, vis, res);
   res.seconds_write = timer.seconds();
   report_progress(progress, 1.0, "write");
   return res;
@@ -539,11 +653,11 @@ ImagerResult run_predict(const ImagerConfig& cfg, const ProgressCallback& progre
 ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log) {
   validate(cfg);
   if (cfg.root_path.empty() && cfg.model_image.empty())
-    throw Error::in_setting("image/root_path", "", "expected the path of the output images");
+    throw Error::in_field("ImagerConfig.root_path", "", "expected the path of the output images");
   if (cfg.rephase && !cfg.model_image.empty())
     throw Error(
-        "imager: prediction (image/model_image) needs image/direction = Observation "
-        "direction");
+        "imager: prediction (ImagerConfig.model_image) is made at the observation's phase "
+        "centre: it cannot re-phase (ImagerConfig.rephase)");
   // The outputs may be written (never over an input, never over something else), before
   // any work; then what the run needs against what is free (--force overrides).
   check_outputs(output_targets(cfg), run_inputs(cfg));
@@ -552,8 +666,8 @@ ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logg
     throw Error("imager: an image of " + std::to_string(cfg.size) + " x " +
                 std::to_string(cfg.size) + " pixels needs " + gib(double(need)) +
                 " for its grids, more than this machine's memory allows (" + gib(double(have)) +
-                " physical); use a smaller image/size or image/double_precision = false" +
-                " (or --force)");
+                " physical); use a smaller ImagerConfig.size or single precision "
+                "(ImagerConfig.precision) (or --force)");
   check_run_size(estimate_run(cfg), cfg.force, log);
   if (cfg.algorithm != Algorithm::Idg && cfg.image_type == ImageType::Linear)
     log_info(log, "imager: DFT of four products: slow for large images");
@@ -566,8 +680,9 @@ ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logg
   } catch (const std::bad_alloc&) {
     throw RunFailure("imager: out of memory while " + stage.what +
                      (stage.bytes > 0 ? " (about " + format_bytes(stage.bytes) + ")" : "") +
-                     ": use a smaller image/size, fewer channels (image/freq_min_hz, "
-                     "image/freq_max_hz) or inputs, or image/double_precision = false");
+                     ": use a smaller ImagerConfig.size, fewer channels "
+                     "(ImagerConfig.freq_min_hz, ImagerConfig.freq_max_hz) or inputs, or single "
+                     "precision (ImagerConfig.precision)");
   }
 }
 

@@ -1,6 +1,7 @@
 // ImagerConfig: everything an imager run needs, typed and in SI units (radians, Hz, seconds,
-// wavelengths). fringe/sim/imager_settings.h makes one from the image/ settings group
-// (settings/imager.xml); the library never sees a key string.
+// wavelengths). The app layer makes one from the image/ settings group (settings/imager.xml);
+// the library never sees a key string: its errors name fields ("ImagerConfig.size",
+// "IdgConfig.padding"), which the app layer maps back to keys (fringe/app/field_keys.h).
 #pragma once
 
 #include <limits>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fringe/core/device.h"
 #include "fringe/core/precision.h"
 #include "fringe/imager/taper.h"
 #include "fringe/jones/station_beam_config.h"
@@ -62,9 +64,9 @@ struct ImagerConfig {
   bool scale_norm_with_num_input_files = false;  // true: images of the inputs add up
 
   Precision precision = Precision::Double;
-  bool use_gpus = true;
-  std::vector<int> cuda_device_ids;  // empty: all
-  int num_threads = 0;               // CPU threads; 0: all cores
+  // The GPU IDG runs on (core choose_gpus: at most one); none or none usable: the CPU.
+  DeviceRequest devices{.use_gpus = true, .cuda_device_ids = {}, .num_devices = 0};
+  int num_threads = 0;  // CPU threads of the CPU back end; 0: all cores
 
   int size = 256;         // image side [pixels], even
   double cell_rad = 0.0;  // pixel size (direction cosines)

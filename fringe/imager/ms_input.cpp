@@ -53,233 +53,240 @@ const char* corr_name(int c) {
   return names[c];
 }
 
-}  // namespace
+// A selected cross-correlation row of an input.
+struct Row {
+  int file, a1, a2;
+  double time;
+  std::size_t index;  // into the file's arrays (FileData)
+};
 
-template <typename T>
-VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logger* log) {
-  if (cfg.input_ms.empty()) throw Error("imager: no input Measurement Set (image/input_vis_data)");
-  struct Row {
-    int file, a1, a2;
-    double time;
-    std::size_t index;  // into the per-file arrays below
-  };
-  struct FileData {
-    std::vector<std::array<double, 3>> uvw;
-    std::vector<Complex<float>> data;
-    std::vector<std::uint8_t> flag;
-    std::vector<float> weight;
-    std::vector<int> corr_slot;  // XX, XY, YX, YY -> index in the MS (or -1)
-    int npol = 0, nchan_ms = 0;
-  };
-  std::vector<FileData> files(cfg.input_ms.size());
-  std::vector<Row> rows;
-  std::vector<int> chans;  // selected channel indices
+// The columns read from one input.
+struct FileData {
+  std::vector<std::array<double, 3>> uvw;
+  std::vector<Complex<float>> data;
+  std::vector<std::uint8_t> flag;
+  std::vector<float> weight;
+  std::vector<int> corr_slot;  // XX, XY, YX, YY -> index in the MS (or -1)
+  int npol = 0, nchan_ms = 0;
+  bool scalar() const { return npol == 1 && corr_slot[XX] == 0; }
+};
+
+// The channels inside the frequency range (the same in every input).
+struct ChannelSelection {
+  std::vector<int> chans;  // channel indices
   std::vector<double> freqs;
-  const int nprod = num_product_pols(cfg.image_type);
-  for (std::size_t f = 0; f < cfg.input_ms.size(); ++f) {
-    interrupt::throw_if_requested();
-    const std::string& path = cfg.input_ms[f];
-    if (!std::filesystem::exists(path))
-      throw Error::in_file(path, 0, "the Measurement Set does not exist");
-    io::MsReader ms(path);
-    const bool psf = cfg.image_type == ImageType::Psf;
-    if (!psf && !ms.has_column(cfg.ms_column))
-      throw Error::in_file(path, 0, "the Measurement Set has no column " + cfg.ms_column);
-    const std::vector<double> all_freqs = ms.channel_frequencies_hz();
-    const std::vector<double> widths = ms.channel_widths_hz();
-    if (widths.size() != all_freqs.size())  // found by fuzz_ms_metadata (tests/fuzz)
-      throw Error::in_file(path, 0,
-                           "SPECTRAL_WINDOW has " + std::to_string(all_freqs.size()) +
-                               " CHAN_FREQ values but " + std::to_string(widths.size()) +
-                               " CHAN_WIDTH values");
-    std::vector<int> sel;
-    std::vector<double> sel_f;
-    for (int c = 0; c < static_cast<int>(all_freqs.size()); ++c)
-      if (all_freqs[c] >= cfg.freq_min_hz && all_freqs[c] <= cfg.freq_max_hz) {
-        sel.push_back(c);
-        sel_f.push_back(all_freqs[c]);
-      }
-    if (f == 0) {
-      chans = sel;
-      sum.channels = sel;
-      freqs = sel_f;
-      sum.phase_centre_rad = ms.phase_centre_rad();
-      for (int c : sel) sum.channel_width_hz.push_back(widths.at(c));
-    } else if (sel_f != freqs) {
-      throw Error::in_file(path, 0,
-                           "its selected channel frequencies differ from those of " +
-                               cfg.input_ms[0] + " (all inputs must have the same channels)");
+};
+
+// Selects the channels of input f (the first input's become the selection, the others must
+// match it) and checks its SPECTRAL_WINDOW; returns the number of channels it has.
+std::size_t select_channels(const ImagerConfig& cfg, std::size_t f, const io::MsReader& ms,
+                            ChannelSelection& sel, InputSummary& sum) {
+  const std::string& path = cfg.input_ms[f];
+  const std::vector<double> all_freqs = ms.channel_frequencies_hz();
+  const std::vector<double> widths = ms.channel_widths_hz();
+  if (widths.size() != all_freqs.size())  // found by fuzz_ms_metadata (tests/fuzz)
+    throw Error::in_file(path, 0,
+                         "SPECTRAL_WINDOW has " + std::to_string(all_freqs.size()) +
+                             " CHAN_FREQ values but " + std::to_string(widths.size()) +
+                             " CHAN_WIDTH values");
+  ChannelSelection mine;
+  for (int c = 0; c < static_cast<int>(all_freqs.size()); ++c)
+    if (all_freqs[c] >= cfg.freq_min_hz && all_freqs[c] <= cfg.freq_max_hz) {
+      mine.chans.push_back(c);
+      mine.freqs.push_back(all_freqs[c]);
     }
-    FileData& fd = files[f];
-    fd.npol = ms.num_pols();
-    fd.nchan_ms = ms.num_channels();
-    const std::vector<int> corr = ms.corr_types();
-    fd.corr_slot.assign(4, -1);
-    for (int i = 0; i < static_cast<int>(corr.size()); ++i)
-      if (corr[i] >= 9 && corr[i] <= 12) fd.corr_slot[corr[i] - 9] = i;
-    const bool scalar = corr.size() == 1 && fd.corr_slot[XX] == 0;
-    for (int c : needed(cfg.image_type, scalar))
-      if (fd.corr_slot[c] < 0)
-        throw Error::in_file(path, 0,
-                             std::string("image type ") + to_string(cfg.image_type) +
-                                 " needs the " + corr_name(c) +
-                                 " correlation, which the Measurement Set does not have");
-    sum.rows_read += ms.num_rows();
-    sum.file_rows.push_back(ms.num_rows());
-    sum.file_pols.push_back(ms.num_pols());
-    const auto time = ms.read_time();
-    const auto a1 = ms.read_antenna1();
-    const auto a2 = ms.read_antenna2();
-    fd.uvw = ms.read_uvw();
-    if (!psf) fd.data = ms.read_data(0, io::MsReader::kAllRows, cfg.ms_column);
-    fd.flag = ms.read_flag();
-    fd.weight = ms.read_weight();
-    // The sizes the metadata promise are those read, or the loops below index past the cells
-    // (found by fuzz_ms_metadata, tests/fuzz).
-    const std::size_t ncells =
-        time.size() * std::size_t(std::max(fd.nchan_ms, 0)) * std::size_t(std::max(fd.npol, 0));
-    if (fd.nchan_ms != static_cast<int>(all_freqs.size()) || fd.npol < 1 ||
-        fd.npol != static_cast<int>(corr.size()) || fd.flag.size() != ncells ||
-        (!psf && fd.data.size() != ncells) || fd.weight.size() != time.size() * fd.npol)
-      throw Error::in_file(path, 0,
-                           "inconsistent Measurement Set: NUM_CHAN " + std::to_string(fd.nchan_ms) +
-                               " with " + std::to_string(all_freqs.size()) +
-                               " CHAN_FREQ values, NUM_CORR " + std::to_string(fd.npol) + " with " +
-                               std::to_string(corr.size()) +
-                               " CORR_TYPE values, or DATA/FLAG/WEIGHT cells of another shape");
-    for (std::size_t r = 0; r < time.size(); ++r) {
-      if (a1[r] == a2[r]) continue;
-      if (!std::isfinite(time[r])) {  // would break the (baseline, time) sort and the plan
-        ++sum.non_finite.time_rows;
-        continue;
-      }
-      if (cfg.time_min_s > 0 && time[r] < cfg.time_min_s) continue;
-      if (cfg.time_max_s > 0 && time[r] > cfg.time_max_s) continue;
-      rows.push_back({static_cast<int>(f), a1[r], a2[r], time[r], r});
-    }
+  if (f == 0) {
+    sel = mine;
+    sum.channels = mine.chans;
+    sum.phase_centre_rad = ms.phase_centre_rad();
+    for (int c : mine.chans) sum.channel_width_hz.push_back(widths.at(c));
+  } else if (mine.freqs != sel.freqs) {
+    throw Error::in_file(path, 0,
+                         "its selected channel frequencies differ from those of " +
+                             cfg.input_ms[0] + " (all inputs must have the same channels)");
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    if (a.file != b.file) return a.file < b.file;
-    if (a.a1 != b.a1) return a.a1 < b.a1;
-    if (a.a2 != b.a2) return a.a2 < b.a2;
-    return a.time < b.time;
-  });
-  VisBuffer<T> v;
-  const int nchan = static_cast<int>(chans.size());
-  v.resize(rows.size(), nchan, nprod);
-  v.freq_hz = freqs;
-  sum.rows_used = rows.size();
-  sum.visibilities = rows.size() * nchan;
+  return all_freqs.size();
+}
+
+// The correlation slots of an input, checked against what the product needs.
+void find_correlations(const ImagerConfig& cfg, const std::string& path,
+                       const std::vector<int>& corr, FileData& fd) {
+  fd.corr_slot.assign(4, -1);
+  for (int i = 0; i < static_cast<int>(corr.size()); ++i)
+    if (corr[i] >= 9 && corr[i] <= 12) fd.corr_slot[corr[i] - 9] = i;
+  const bool scalar = corr.size() == 1 && fd.corr_slot[XX] == 0;
+  for (int c : needed(cfg.image_type, scalar))
+    if (fd.corr_slot[c] < 0)
+      throw Error::in_file(path, 0,
+                           std::string("image type ") + to_string(cfg.image_type) + " needs the " +
+                               corr_name(c) +
+                               " correlation, which the Measurement Set does not have");
+}
+
+// Reads input f: its channels, correlations and columns, and appends its selected rows
+// (cross-correlations with a finite TIME inside the time range) to rows.
+FileData read_file(const ImagerConfig& cfg, std::size_t f, ChannelSelection& sel,
+                   std::vector<Row>& rows, InputSummary& sum) {
+  const std::string& path = cfg.input_ms[f];
+  if (!std::filesystem::exists(path))
+    throw Error::in_file(path, 0, "the Measurement Set does not exist");
+  io::MsReader ms(path);
   const bool psf = cfg.image_type == ImageType::Psf;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& row = rows[i];
-    const FileData& fd = files[row.file];
-    const bool scalar = fd.npol == 1 && fd.corr_slot[XX] == 0;
-    v.uvw_m[i] = fd.uvw[row.index];
-    sum.row_file.push_back(row.file);
-    sum.row_index.push_back(row.index);
-    v.time_s[i] = row.time;
-    v.baseline[i] = (row.file * 65536 + row.a1) * 65536 + row.a2;
-    v.station1[i] = row.a1;
-    v.station2[i] = row.a2;
-    const std::vector<int> use = needed(cfg.image_type, scalar);
-    for (int c = 0; c < nchan; ++c) {
-      const std::size_t base = (row.index * fd.nchan_ms + chans[c]) * fd.npol;
-      bool flagged = false;
-      double wsum = 0;
-      for (int q : use) {
-        flagged |= fd.flag[base + fd.corr_slot[q]] != 0;
-        wsum += fd.weight[row.index * fd.npol + fd.corr_slot[q]];
-      }
-      double wt = use.empty() ? fd.weight[row.index * fd.npol] : wsum / use.size();
-      if (use.empty()) {
-        for (int q = 0; q < fd.npol; ++q) flagged |= fd.flag[base + q] != 0;
-      }
-      const double s = freqs[c] / kSpeedOfLight;
-      const double uvlen = std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s;
-      if (!flagged && !std::isfinite(static_cast<float>(wt))) {  // NaN/Inf, or beyond float
-        wt = 0;
-        ++sum.non_finite.visibilities;
-      } else if (flagged || !(wt > 0)) {
-        wt = 0;
-        ++sum.flagged;
-      } else if (uvlen < cfg.uv_min_lambda || uvlen > cfg.uv_max_lambda) {
-        wt = 0;
-        ++sum.uv_filtered;
-      }
-      v.weight[i * nchan + c] = static_cast<float>(wt);
-      auto d = [&](int q) {
-        const Complex<float> x = fd.data[base + fd.corr_slot[q]];
-        return Complex<double>{x.re, x.im};
-      };
-      Complex<T>* out = &v.vis[(i * nchan + c) * nprod];
-      auto put = [&](int k, Complex<double> x) { out[k] = {T(x.re), T(x.im)}; };
-      if (psf) {
-        put(0, {1.0, 0.0});
-        continue;
-      }
-      if (wt == 0) continue;
-      auto half = [](Complex<double> a, Complex<double> b, double sign) {
-        return Complex<double>{0.5 * (a.re + sign * b.re), 0.5 * (a.im + sign * b.im)};
-      };
-      auto stokes_v = [&] {  // -i (XY - YX) / 2
-        const Complex<double> dxy = d(XY), dyx = d(YX);
-        return Complex<double>{0.5 * (dxy.im - dyx.im), -0.5 * (dxy.re - dyx.re)};
-      };
-      switch (cfg.image_type) {
-        case ImageType::XX:
-        case ImageType::XY:
-        case ImageType::YX:
-        case ImageType::YY:
-          put(0, d(use[0]));
-          break;
-        case ImageType::I:
-          put(0, scalar ? d(XX) : half(d(XX), d(YY), 1));
-          break;
-        case ImageType::Q:
-          put(0, half(d(XX), d(YY), -1));
-          break;
-        case ImageType::U:
-          put(0, half(d(XY), d(YX), 1));
-          break;
-        case ImageType::V:
-          put(0, stokes_v());
-          break;
-        case ImageType::Linear:
-          for (int q = 0; q < 4; ++q) put(q, d(q));
-          break;
-        case ImageType::Stokes:
-          put(0, half(d(XX), d(YY), 1));
-          put(1, half(d(XX), d(YY), -1));
-          put(2, half(d(XY), d(YX), 1));
-          put(3, stokes_v());
-          break;
-        case ImageType::Psf:
-          break;
-      }
+  if (!psf && !ms.has_column(cfg.ms_column))
+    throw Error::in_file(path, 0, "the Measurement Set has no column " + cfg.ms_column);
+  const std::size_t nfreq = select_channels(cfg, f, ms, sel, sum);
+  FileData fd;
+  fd.npol = ms.num_pols();
+  fd.nchan_ms = ms.num_channels();
+  const std::vector<int> corr = ms.corr_types();
+  find_correlations(cfg, path, corr, fd);
+  sum.rows_read += ms.num_rows();
+  sum.file_rows.push_back(ms.num_rows());
+  sum.file_pols.push_back(ms.num_pols());
+  const auto time = ms.read_time();
+  const auto a1 = ms.read_antenna1();
+  const auto a2 = ms.read_antenna2();
+  fd.uvw = ms.read_uvw();
+  if (!psf) fd.data = ms.read_data(0, io::MsReader::kAllRows, cfg.ms_column);
+  fd.flag = ms.read_flag();
+  fd.weight = ms.read_weight();
+  // The sizes the metadata promise are those read, or the loops below index past the cells
+  // (found by fuzz_ms_metadata, tests/fuzz).
+  const std::size_t ncells =
+      time.size() * std::size_t(std::max(fd.nchan_ms, 0)) * std::size_t(std::max(fd.npol, 0));
+  if (fd.nchan_ms != static_cast<int>(nfreq) || fd.npol < 1 ||
+      fd.npol != static_cast<int>(corr.size()) || fd.flag.size() != ncells ||
+      (!psf && fd.data.size() != ncells) || fd.weight.size() != time.size() * fd.npol)
+    throw Error::in_file(path, 0,
+                         "inconsistent Measurement Set: NUM_CHAN " + std::to_string(fd.nchan_ms) +
+                             " with " + std::to_string(nfreq) + " CHAN_FREQ values, NUM_CORR " +
+                             std::to_string(fd.npol) + " with " + std::to_string(corr.size()) +
+                             " CORR_TYPE values, or DATA/FLAG/WEIGHT cells of another shape");
+  for (std::size_t r = 0; r < time.size(); ++r) {
+    if (a1[r] == a2[r]) continue;
+    if (!std::isfinite(time[r])) {  // would break the (baseline, time) sort and the plan
+      ++sum.non_finite.time_rows;
+      continue;
     }
+    if (cfg.time_min_s > 0 && time[r] < cfg.time_min_s) continue;
+    if (cfg.time_max_s > 0 && time[r] > cfg.time_max_s) continue;
+    rows.push_back({static_cast<int>(f), a1[r], a2[r], time[r], r});
   }
-  // NaN/Inf values and UVWs (the converted products: a finite double beyond float range
-  // counts too) are dropped before anything sums over them.
-  drop_non_finite(v, sum.non_finite, &sum.bad_uvw_rows);
-  const std::string dropped = describe(sum.non_finite);
-  const std::size_t usable =
-      std::count_if(v.weight.begin(), v.weight.end(), [](float w) { return w > 0; });
-  if (usable == 0) {
-    std::string what = "no visibilities selected from " + cfg.input_ms[0] + ": " +
-                       std::to_string(sum.rows_read) + " rows read, " +
-                       std::to_string(sum.rows_used) +
-                       " cross-correlation rows in the time range, " + std::to_string(nchan) +
-                       " channels in the frequency range, " + std::to_string(sum.flagged) +
-                       " flagged, " + std::to_string(sum.uv_filtered) + " outside the uv range" +
-                       (dropped.empty() ? "" : ", " + dropped + " dropped");
-    throw Error(what);
+  return fd;
+}
+
+// The weight of a visibility (the mean over the correlations used), 0 when it is flagged,
+// non-finite or outside the uv range (each counted).
+double visibility_weight(const ImagerConfig& cfg, const FileData& fd, const std::vector<int>& use,
+                         std::size_t row, std::size_t base, double uvlen, InputSummary& sum) {
+  bool flagged = false;
+  double wsum = 0;
+  for (int q : use) {
+    flagged |= fd.flag[base + fd.corr_slot[q]] != 0;
+    wsum += fd.weight[row * fd.npol + fd.corr_slot[q]];
   }
-  if (cfg.rephase) {
-    rephase(v, sum.phase_centre_rad, {cfg.centre_ra_rad, cfg.centre_dec_rad},
-            cfg.image_type == ImageType::Psf);
-    sum.phase_centre_rad = {cfg.centre_ra_rad, cfg.centre_dec_rad};
+  double wt = use.empty() ? fd.weight[row * fd.npol] : wsum / use.size();
+  if (use.empty()) {
+    for (int q = 0; q < fd.npol; ++q) flagged |= fd.flag[base + q] != 0;
   }
+  if (!flagged && !std::isfinite(static_cast<float>(wt))) {  // NaN/Inf, or beyond float
+    wt = 0;
+    ++sum.non_finite.visibilities;
+  } else if (flagged || !(wt > 0)) {
+    wt = 0;
+    ++sum.flagged;
+  } else if (uvlen < cfg.uv_min_lambda || uvlen > cfg.uv_max_lambda) {
+    wt = 0;
+    ++sum.uv_filtered;
+  }
+  return wt;
+}
+
+// The product values of one visibility (the cells from base on) into out (ms_input.h).
+template <typename T>
+void put_products(ImageType type, const FileData& fd, const std::vector<int>& use, std::size_t base,
+                  Complex<T>* out) {
+  const bool scalar = fd.scalar();
+  auto d = [&](int q) {
+    const Complex<float> x = fd.data[base + fd.corr_slot[q]];
+    return Complex<double>{x.re, x.im};
+  };
+  auto put = [&](int k, Complex<double> x) { out[k] = {T(x.re), T(x.im)}; };
+  auto half = [](Complex<double> a, Complex<double> b, double sign) {
+    return Complex<double>{0.5 * (a.re + sign * b.re), 0.5 * (a.im + sign * b.im)};
+  };
+  auto stokes_v = [&] {  // -i (XY - YX) / 2
+    const Complex<double> dxy = d(XY), dyx = d(YX);
+    return Complex<double>{0.5 * (dxy.im - dyx.im), -0.5 * (dxy.re - dyx.re)};
+  };
+  switch (type) {
+    case ImageType::XX:
+    case ImageType::XY:
+    case ImageType::YX:
+    case ImageType::YY:
+      put(0, d(use[0]));
+      break;
+    case ImageType::I:
+      put(0, scalar ? d(XX) : half(d(XX), d(YY), 1));
+      break;
+    case ImageType::Q:
+      put(0, half(d(XX), d(YY), -1));
+      break;
+    case ImageType::U:
+      put(0, half(d(XY), d(YX), 1));
+      break;
+    case ImageType::V:
+      put(0, stokes_v());
+      break;
+    case ImageType::Linear:
+      for (int q = 0; q < 4; ++q) put(q, d(q));
+      break;
+    case ImageType::Stokes:
+      put(0, half(d(XX), d(YY), 1));
+      put(1, half(d(XX), d(YY), -1));
+      put(2, half(d(XY), d(YX), 1));
+      put(3, stokes_v());
+      break;
+    case ImageType::Psf:
+      break;
+  }
+}
+
+// Buffer row i from the selected row: its metadata, weights and product values.
+template <typename T>
+void fill_row(const ImagerConfig& cfg, const FileData& fd, const Row& row, std::size_t i,
+              const ChannelSelection& sel, VisBuffer<T>& v, InputSummary& sum) {
+  const int nchan = static_cast<int>(sel.chans.size());
+  const int nprod = v.num_pols;
+  const bool psf = cfg.image_type == ImageType::Psf;
+  v.uvw_m[i] = fd.uvw[row.index];
+  sum.row_file.push_back(row.file);
+  sum.row_index.push_back(row.index);
+  v.time_s[i] = row.time;
+  v.baseline[i] = (row.file * 65536 + row.a1) * 65536 + row.a2;
+  v.station1[i] = row.a1;
+  v.station2[i] = row.a2;
+  const std::vector<int> use = needed(cfg.image_type, fd.scalar());
+  for (int c = 0; c < nchan; ++c) {
+    const std::size_t base = (row.index * fd.nchan_ms + sel.chans[c]) * fd.npol;
+    const double s = sel.freqs[c] / kSpeedOfLight;
+    const double uvlen = std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s;
+    const double wt = visibility_weight(cfg, fd, use, row.index, base, uvlen, sum);
+    v.weight[i * nchan + c] = static_cast<float>(wt);
+    Complex<T>* out = &v.vis[(i * nchan + c) * nprod];
+    if (psf) {
+      out[0] = {T(1.0), T(0.0)};
+      continue;
+    }
+    if (wt == 0) continue;
+    put_products(cfg.image_type, fd, use, base, out);
+  }
+}
+
+// The largest |w| and uv length in wavelengths of the visibilities with weight.
+template <typename T>
+void uv_extent(const VisBuffer<T>& v, const std::vector<double>& freqs, InputSummary& sum) {
+  const int nchan = v.num_channels;
   sum.max_abs_w_lambda = 0;
   sum.max_uv_lambda = 0;
   for (std::size_t i = 0; i < v.num_rows; ++i)
@@ -290,6 +297,53 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
         sum.max_uv_lambda =
             std::max(sum.max_uv_lambda, std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s);
       }
+}
+
+}  // namespace
+
+template <typename T>
+VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logger* log) {
+  if (cfg.input_ms.empty()) throw Error("imager: no input Measurement Set (ImagerConfig.input_ms)");
+  std::vector<FileData> files(cfg.input_ms.size());
+  std::vector<Row> rows;
+  ChannelSelection sel;
+  for (std::size_t f = 0; f < cfg.input_ms.size(); ++f) {
+    interrupt::throw_if_requested();
+    files[f] = read_file(cfg, f, sel, rows, sum);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    if (a.file != b.file) return a.file < b.file;
+    if (a.a1 != b.a1) return a.a1 < b.a1;
+    if (a.a2 != b.a2) return a.a2 < b.a2;
+    return a.time < b.time;
+  });
+  VisBuffer<T> v;
+  const int nchan = static_cast<int>(sel.chans.size());
+  v.resize(rows.size(), nchan, num_product_pols(cfg.image_type));
+  v.freq_hz = sel.freqs;
+  sum.rows_used = rows.size();
+  sum.visibilities = rows.size() * nchan;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    fill_row(cfg, files[rows[i].file], rows[i], i, sel, v, sum);
+  // NaN/Inf values and UVWs (the converted products: a finite double beyond float range
+  // counts too) are dropped before anything sums over them.
+  drop_non_finite(v, sum.non_finite, &sum.bad_uvw_rows);
+  const std::string dropped = describe(sum.non_finite);
+  const std::size_t usable =
+      std::count_if(v.weight.begin(), v.weight.end(), [](float w) { return w > 0; });
+  if (usable == 0)
+    throw Error("no visibilities selected from " + cfg.input_ms[0] + ": " +
+                std::to_string(sum.rows_read) + " rows read, " + std::to_string(sum.rows_used) +
+                " cross-correlation rows in the time range, " + std::to_string(nchan) +
+                " channels in the frequency range, " + std::to_string(sum.flagged) + " flagged, " +
+                std::to_string(sum.uv_filtered) + " outside the uv range" +
+                (dropped.empty() ? "" : ", " + dropped + " dropped"));
+  if (cfg.rephase) {
+    rephase(v, sum.phase_centre_rad, {cfg.centre_ra_rad, cfg.centre_dec_rad},
+            cfg.image_type == ImageType::Psf);
+    sum.phase_centre_rad = {cfg.centre_ra_rad, cfg.centre_dec_rad};
+  }
+  uv_extent(v, sel.freqs, sum);
   log_info(log, "Read " + std::to_string(sum.rows_read) + " rows from " +
                     std::to_string(cfg.input_ms.size()) + " Measurement Set(s); using " +
                     std::to_string(usable) + " of " + std::to_string(sum.visibilities) +

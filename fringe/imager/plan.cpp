@@ -215,15 +215,15 @@ Plan make_plan(const GridGeometry& g, const PlanInput& in, std::span<float> weig
                const PlanOptions& opt) {
   if (g.grid_size < g.subgrid_size || g.grid_size % 2 || g.subgrid_size % 2)
     throw Error("imager: grid size " + std::to_string(g.grid_size) +
-                " (image/size x image/idg/padding) and subgrid size " +
+                " (ImagerConfig.size x IdgConfig.padding) and subgrid size " +
                 std::to_string(g.subgrid_size) +
-                " (image/idg/subgrid_size) must be even, the grid at least the subgrid");
+                " (IdgConfig.subgrid_size) must be even, the grid at least the subgrid");
   if (g.taper_support > g.kernel_size || g.kernel_size >= g.subgrid_size)
     throw Error("imager: kernel size " + std::to_string(g.kernel_size) +
-                " (image/idg/kernel_size) must be at least the taper support (" +
+                " (IdgConfig.kernel_size) must be at least the taper support (" +
                 std::to_string(g.taper_support) +
-                ", image/idg/taper_support) and less than the subgrid size (" +
-                std::to_string(g.subgrid_size) + ", image/idg/subgrid_size)");
+                ", IdgConfig.taper_support) and less than the subgrid size (" +
+                std::to_string(g.subgrid_size) + ", IdgConfig.subgrid_size)");
   if (weight.size() != in.num_rows * in.num_channels)
     throw Error("imager: plan weights do not match the visibilities");
   Plan plan;

@@ -1,7 +1,7 @@
 #include "fringe/imager/rephase.h"
+#include "fringe/core/constants.h"
 
 #include <cmath>
-#include <numbers>
 
 #include "fringe/imager/geometry.h"
 
@@ -35,7 +35,7 @@ void rephase(VisBuffer<T>& v, std::array<double, 2> old_centre, std::array<doubl
     v.uvw_m[r] = nu;
     if (rotate_uvw_only) continue;
     for (int c = 0; c < v.num_channels; ++c) {
-      const double ph = 2.0 * std::numbers::pi * dw * v.freq_hz[c] / kSpeedOfLight;
+      const double ph = kTwoPi * dw * v.freq_hz[c] / kSpeedOfLight;
       const double cs = std::cos(ph), sn = std::sin(ph);
       for (int q = 0; q < npol; ++q) {
         Complex<T>& x = v.vis[(r * v.num_channels + c) * npol + q];

@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <filesystem>
-#include <numbers>
 #include <sstream>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/imager/imager.h"
 #include "fringe/imager/ms_input.h"
@@ -14,8 +14,6 @@
 namespace fringe::imager {
 
 namespace {
-
-constexpr double kDeg = 180.0 / std::numbers::pi;
 
 std::string num(double x) {
   std::ostringstream s;
@@ -32,56 +30,60 @@ constexpr double kMaxGridSide = 1 << 20;
 
 void validate(const ImagerConfig& c) {
   if (c.size <= 0 || c.size % 2)
-    throw Error::in_setting("image/size", std::to_string(c.size),
-                            "expected an even, positive number of pixels");
+    throw Error::in_field("ImagerConfig.size", std::to_string(c.size),
+                          "expected an even, positive number of pixels");
+  // Angles are given in the units the user writes them in: the pixel size in arcsec, the
+  // centre in degrees.
   if (!(c.cell_rad > 0) || !std::isfinite(c.cell_rad) || c.cell_rad * c.size / 2 >= 1.0)
-    throw Error::in_setting("image/cellsize_arcsec", num(c.cell_rad * kDeg * 3600.0),
-                            "expected a positive pixel size with which the image (image/size " +
-                                std::to_string(c.size) + " pixels) lies inside the sky hemisphere");
+    throw Error::in_field("ImagerConfig.cell_rad", num(c.cell_rad * kRadToDeg * 3600.0),
+                          "expected a positive pixel size with which the image "
+                          "(ImagerConfig.size " +
+                              std::to_string(c.size) + " pixels) lies inside the sky hemisphere");
   if (c.rephase) {
     if (!std::isfinite(c.centre_ra_rad))
-      throw Error::in_setting("image/direction/ra_deg", num(c.centre_ra_rad * kDeg),
-                              "expected a finite right ascension in degrees");
-    if (!(std::abs(c.centre_dec_rad) <= std::numbers::pi / 2))
-      throw Error::in_setting("image/direction/dec_deg", num(c.centre_dec_rad * kDeg),
-                              "expected a declination in [-90, 90] degrees");
+      throw Error::in_field("ImagerConfig.centre_ra_rad", num(c.centre_ra_rad * kRadToDeg),
+                            "expected a finite right ascension in degrees");
+    if (!(std::abs(c.centre_dec_rad) <= kPi / 2))
+      throw Error::in_field("ImagerConfig.centre_dec_rad", num(c.centre_dec_rad * kRadToDeg),
+                            "expected a declination in [-90, 90] degrees");
   }
   if (c.algorithm != Algorithm::Idg) return;
   const IdgConfig& g = c.idg;
   if (!(g.padding >= 1.0) || !std::isfinite(g.padding))
-    throw Error::in_setting("image/idg/padding", num(g.padding), "expected a finite number >= 1");
+    throw Error::in_field("IdgConfig.padding", num(g.padding), "expected a finite number >= 1");
   if (double(c.size) * g.padding > kMaxGridSide)
-    throw Error::in_setting("image/size", std::to_string(c.size),
-                            "the grid (image/size x image/idg/padding " + num(g.padding) +
-                                ") must be at most " + num(kMaxGridSide) + " cells per side");
+    throw Error::in_field("ImagerConfig.size", std::to_string(c.size),
+                          "the grid (ImagerConfig.size x IdgConfig.padding " + num(g.padding) +
+                              ") must be at most " + num(kMaxGridSide) + " cells per side");
   if (g.subgrid_size <= 0 || g.subgrid_size % 2)
-    throw Error::in_setting("image/idg/subgrid_size", std::to_string(g.subgrid_size),
-                            "expected an even, positive number of cells");
+    throw Error::in_field("IdgConfig.subgrid_size", std::to_string(g.subgrid_size),
+                          "expected an even, positive number of cells");
   const int grid = padded_grid_size(c.size, g.padding);
   if (grid < g.subgrid_size)
-    throw Error::in_setting("image/size", std::to_string(c.size),
-                            "the grid (image/size x image/idg/padding " + num(g.padding) +
-                                ", rounded up to even: " + std::to_string(grid) +
-                                " cells) must hold at least one subgrid (image/idg/subgrid_size " +
-                                std::to_string(g.subgrid_size) +
-                                "): use a larger image/size or a smaller image/idg/subgrid_size");
+    throw Error::in_field("ImagerConfig.size", std::to_string(c.size),
+                          "the grid (ImagerConfig.size x IdgConfig.padding " + num(g.padding) +
+                              ", rounded up to even: " + std::to_string(grid) +
+                              " cells) must hold at least one subgrid (IdgConfig.subgrid_size " +
+                              std::to_string(g.subgrid_size) +
+                              "): use a larger ImagerConfig.size or a smaller "
+                              "IdgConfig.subgrid_size");
   if (g.kernel_size <= 0 || g.kernel_size >= g.subgrid_size)
-    throw Error::in_setting("image/idg/kernel_size", std::to_string(g.kernel_size),
-                            "expected a positive size less than image/idg/subgrid_size (" +
-                                std::to_string(g.subgrid_size) + ")");
+    throw Error::in_field("IdgConfig.kernel_size", std::to_string(g.kernel_size),
+                          "expected a positive size less than IdgConfig.subgrid_size (" +
+                              std::to_string(g.subgrid_size) + ")");
   if (!(g.w_step_lambda >= 0) || !std::isfinite(g.w_step_lambda))
-    throw Error::in_setting("image/idg/w_step_lambda", num(g.w_step_lambda),
-                            "expected 'auto' or a finite number >= 0");
+    throw Error::in_field("IdgConfig.w_step_lambda", num(g.w_step_lambda),
+                          "expected 'auto' or a finite number >= 0");
   if (!(g.aterm_interval_s >= 0) || !std::isfinite(g.aterm_interval_s))
-    throw Error::in_setting("image/idg/aterm_interval_sec", num(g.aterm_interval_s),
-                            "expected a finite number of seconds >= 0");
+    throw Error::in_field("IdgConfig.aterm_interval_s", num(g.aterm_interval_s),
+                          "expected a finite number of seconds >= 0");
 }
 
 std::vector<OutputTarget> output_targets(const ImagerConfig& c) {
   std::vector<OutputTarget> t;
   if (!c.model_image.empty()) return t;  // prediction: a column of the inputs
   for (const std::string& p : product_names(c.image_type))
-    t.push_back(io::fits_target("image/root_path", c.root_path + "_" + p + ".fits"));
+    t.push_back(io::fits_target("ImagerConfig.root_path", c.root_path + "_" + p + ".fits"));
   return t;
 }
 
@@ -139,7 +141,9 @@ RunEstimate estimate_run(const ImagerConfig& c) {
            std::to_string(c.size) + " pixels" +
            (c.channel_snapshots ? " x " + std::to_string(nchan) + " channels" : "") +
            (c.algorithm == Algorithm::Idg ? ", grid " + num(g) + " x " + num(g) : "") + ")";
-  e.setting_hint = "image/size, image/idg/padding, image/channel_snapshots, image/double_precision";
+  e.setting_hint =
+      "ImagerConfig.size, IdgConfig.padding, ImagerConfig.channel_snapshots, "
+      "ImagerConfig.precision";
   return e;
 }
 

@@ -1,6 +1,6 @@
 // What an imager run checks before any work starts (docs/reliability/imager.md):
-//  - the configuration's ranges, each message naming the settings key (the library's config
-//    is typed, but users know the keys: image/size, image/idg/subgrid_size, ...);
+//  - the configuration's ranges, each message naming the config field ("ImagerConfig.size",
+//    "IdgConfig.subgrid_size"), which the app layer turns into the settings key;
 //  - its FITS outputs (<root>_<product>.fits) may be written: fringe::check_outputs, with the
 //    input Measurement Sets and the model image as the run's inputs;
 //  - its memory and disk needs (fringe::check_run_size, --force to override).
@@ -15,7 +15,7 @@
 
 namespace fringe::imager {
 
-// Throws fringe::Error naming the key, the value and the range expected.
+// Throws fringe::Error naming the field, the value and the range expected.
 void validate(const ImagerConfig& config);
 
 // The FITS files a run writes (none for prediction, which writes a column of its inputs) and

@@ -1,7 +1,7 @@
 #include "fringe/imager/taper.h"
+#include "fringe/core/constants.h"
 
 #include <cmath>
-#include <numbers>
 #include <string>
 
 #include "fringe/core/error.h"
@@ -41,13 +41,13 @@ Taper::Taper(TaperType type, int support_cells) : type_(type), support_(support_
   // (|x| = 1/2, where the subgrid image is cut off): pi W / 2 = sqrt(beta^2 + pi^2 (0.5)^2)...
   // in practice beta = pi W / 2 * 0.95 minimises the worst edge-to-centre error for the
   // inner 80 % of the field (measured, docs/imager.md section "Accuracy").
-  beta_ = 0.95 * std::numbers::pi * support_cells / 2.0;
+  beta_ = 0.95 * kPi * support_cells / 2.0;
   norm_ = 1.0 / sinhc_sqrt(beta_ * beta_);
 }
 
 double Taper::operator()(double x) const {
   if (type_ == TaperType::Spheroidal) return spheroidal(2.0 * std::abs(x));
-  const double a = std::numbers::pi * support_ * x;
+  const double a = kPi * support_ * x;
   return norm_ * sinhc_sqrt(beta_ * beta_ - a * a);
 }
 

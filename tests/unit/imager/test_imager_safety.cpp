@@ -138,7 +138,7 @@ TEST(ImagerSafety, NanModelPixelIsNamed) {
   cube.size = 8;
   cube.cell_rad = kCell;
   cube.freq_hz = {100e6};
-  cube.double_precision = true;
+  cube.precision = Precision::Double;
   cube.pixels.assign(64, 0.0);
   cube.pixels[5 * 8 + 3] = kNaN;  // x = 3, y = 5 (0-based)
   const std::string path = (out_dir() / "model.fits").string();
@@ -188,48 +188,51 @@ ImagerConfig config() {
   ImagerConfig c;
   c.size = 64;
   c.cell_rad = kCell;
-  c.use_gpus = false;
+  c.devices.use_gpus = false;
   c.input_ms = {"absent.ms"};
   c.root_path = "img";
   return c;
 }
 
-// The settings key an Error names, "" if none.
-std::string key_of(const ImagerConfig& c) {
+// The config field an Error names, "" if none (the app layer maps it to the settings key:
+// tests/unit/app/test_field_keys_imager.cpp).
+std::string field_of(const ImagerConfig& c) {
   try {
     validate(c);
   } catch (const Error& e) {
-    return e.context().key;
+    EXPECT_TRUE(e.context().key.empty()) << e.what();
+    return e.context().field;
   }
   return "";
 }
 
-TEST(ImagerSafety, RangesAreNamedBySettingsKey) {
-  EXPECT_EQ(key_of(config()), "");
+TEST(ImagerSafety, RangesAreNamedByConfigField) {
+  EXPECT_EQ(field_of(config()), "");
   ImagerConfig c = config();
   c.rephase = true;
   c.centre_dec_rad = 100 * std::numbers::pi / 180;
-  EXPECT_EQ(key_of(c), "image/direction/dec_deg");
+  EXPECT_EQ(field_of(c), "ImagerConfig.centre_dec_rad");
   c.centre_dec_rad = 0;
   c.centre_ra_rad = kNaN;
-  EXPECT_EQ(key_of(c), "image/direction/ra_deg");
+  EXPECT_EQ(field_of(c), "ImagerConfig.centre_ra_rad");
   c = config();
   c.size = 4;  // a 6-cell grid cannot hold a 32-cell subgrid
-  EXPECT_EQ(key_of(c), "image/size");
+  EXPECT_EQ(field_of(c), "ImagerConfig.size");
   try {
     validate(c);
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("image/idg/subgrid_size"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("IdgConfig.subgrid_size 32"), std::string::npos);
+    EXPECT_EQ(std::string(e.what()).find("image/"), std::string::npos) << e.what();
   }
   c = config();
   c.idg.padding = kNaN;
-  EXPECT_EQ(key_of(c), "image/idg/padding");
+  EXPECT_EQ(field_of(c), "IdgConfig.padding");
   c = config();
   c.idg.subgrid_size = 33;
-  EXPECT_EQ(key_of(c), "image/idg/subgrid_size");
+  EXPECT_EQ(field_of(c), "IdgConfig.subgrid_size");
   c = config();
   c.cell_rad = kInf;
-  EXPECT_EQ(key_of(c), "image/cellsize_arcsec");
+  EXPECT_EQ(field_of(c), "ImagerConfig.cell_rad");
 }
 
 TEST(ImagerSafety, OutputsAreTheProductFiles) {
@@ -239,7 +242,7 @@ TEST(ImagerSafety, OutputsAreTheProductFiles) {
   ASSERT_EQ(t.size(), 4u);
   EXPECT_EQ(t[0].path, "img_I.fits");
   EXPECT_EQ(t[3].path, "img_V.fits");
-  EXPECT_EQ(t[0].key, "image/root_path");
+  EXPECT_EQ(t[0].key, "ImagerConfig.root_path");
   EXPECT_EQ(t[0].kind, OutputKind::Fits);
   c.model_image = "model.fits";  // prediction writes a column of its inputs, no FITS file
   EXPECT_TRUE(output_targets(c).empty());
@@ -267,7 +270,7 @@ TEST(ImagerSafety, AnOutputThatIsNotAFitsFileIsRefusedBeforeAnyWork) {
     run(c);
     FAIL() << "an output inside the input was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("image/root_path"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ImagerConfig.root_path"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(ms / "img_I.fits"));
 }
@@ -280,7 +283,7 @@ TEST(ImagerSafety, RunawayImageSizeIsRefusedBeforeAllocating) {
   const RunEstimate e = estimate_run(c);
   EXPECT_GT(e.memory_bytes, 1e11);  // the 125000^2 complex double grid alone is 250 GB
   EXPECT_GT(e.output_bytes, 7.9e10);
-  EXPECT_NE(e.setting_hint.find("image/size"), std::string::npos);
+  EXPECT_NE(e.setting_hint.find("ImagerConfig.size"), std::string::npos);
   try {
     run(c);
     FAIL() << "a 100000^2 image was accepted";
