@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/bench_args.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/imager/idg.h"
@@ -270,46 +271,20 @@ void bench(const Options& o, const std::string& device) {
 
 int main(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "error: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--times")
-      o.times = std::stoi(next());
-    else if (a == "--cpu-times")
-      o.cpu_times = std::stoi(next());
-    else if (a == "--stations")
-      o.stations = std::stoi(next());
-    else if (a == "--channels")
-      o.channels = std::stoi(next());
-    else if (a == "--grid")
-      o.grid = std::stoi(next());
-    else if (a == "--subgrid")
-      o.subgrid = std::stoi(next());
-    else if (a == "--repeats")
-      o.repeats = std::stoi(next());
-    else if (a == "--device")
-      o.device = next();
-    else if (a == "--double")
-      o.double_precision = true;
-    else if (a == "--plan-only")
-      o.plan_only = true;
-    else if (a == "--variant")
-      o.variant = std::stoi(next());
-    else if (a == "--degridder-variant")
-      o.degridder_variant = std::stoi(next());
-    else {
-      std::cerr << "usage: bench_imager [--times T] [--cpu-times T] [--stations S] [--channels C]"
-                   " [--grid G] [--subgrid N] [--device cpu|gpu|both] [--double] [--repeats R]"
-                   " [--variant K] [--degridder-variant K]\n";
-      return 2;
-    }
-  }
+  bench::Args args("bench_imager");
+  args.value("--times", "T", o.times)
+      .value("--cpu-times", "T", o.cpu_times)
+      .value("--stations", "S", o.stations)
+      .value("--channels", "C", o.channels)
+      .value("--grid", "G", o.grid)
+      .value("--subgrid", "N", o.subgrid)
+      .value("--device", "cpu|gpu|both", o.device)
+      .flag("--double", o.double_precision)
+      .value("--repeats", "R", o.repeats)
+      .flag("--plan-only", o.plan_only)
+      .value("--variant", "K", o.variant)
+      .value("--degridder-variant", "K", o.degridder_variant)
+      .parse(argc, argv);
   try {
     for (const std::string d : {"cpu", "gpu"}) {
       if (o.device != "both" && o.device != d) continue;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/bench_args.h"
 #include "fringe/predict/predict.h"
 
 namespace {
@@ -110,29 +111,12 @@ Timing time_mode(const Options& opt, Polarisation pol, bool smearing, bool gauss
 
 int main(int argc, char** argv) {
   Options opt;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "error: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--stations")
-      opt.stations = std::stoul(next());
-    else if (a == "--sources")
-      opt.sources = std::stoul(next());
-    else if (a == "--repeats")
-      opt.repeats = std::stoi(next());
-    else if (a == "--filter")
-      opt.filter = next();
-    else {
-      std::cerr << "usage: bench_predict [--stations N] [--sources S] [--repeats R] "
-                   "[--filter substring]\n";
-      return 2;
-    }
-  }
+  bench::Args("bench_predict")
+      .value("--stations", "N", opt.stations)
+      .value("--sources", "S", opt.sources)
+      .value("--repeats", "R", opt.repeats)
+      .value("--filter", "substring", opt.filter)
+      .parse(argc, argv);
   if (opt.stations < 2 || opt.sources < 1 || opt.repeats < 1) {
     std::cerr << "error: need --stations >= 2, --sources >= 1, --repeats >= 1\n";
     return 2;

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/bench_args.h"
 #include "fringe/core/array.h"
 #include "fringe/core/constants.h"
 #include "fringe/core/cuda_check.h"
@@ -44,8 +45,8 @@ using namespace fringe::predict;
 
 constexpr int kStations = 512;
 constexpr int kTimes = 4;
-constexpr double kFrequency = 100e6;                          // Hz
-constexpr double kRadius = 35e3;                              // m
+constexpr double kFrequency = 100e6;                                    // Hz
+constexpr double kRadius = 35e3;                                        // m
 constexpr double kLat = -26.82 * kDegToRad, kLon = 116.76 * kDegToRad;  // SKA-Low site (approx.)
 constexpr double kRa0 = 60 * kDegToRad, kDec0 = -30 * kDegToRad;
 constexpr double kField = 5 * kDegToRad;
@@ -359,7 +360,7 @@ std::vector<int> parse_sides(const std::string& s) {
   std::vector<int> r;
   std::stringstream ss(s);
   std::string item;
-  while (std::getline(ss, item, ',')) r.push_back(std::stoi(item));
+  while (std::getline(ss, item, ',')) r.push_back(bench::Args::parse_value<int>(item));
   return r;
 }
 

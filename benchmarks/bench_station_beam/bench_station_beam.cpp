@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/bench_args.h"
 #include "fringe/astro/time.h"
 #include "fringe/core/constants.h"
 #include "fringe/core/device.h"

@@ -38,6 +38,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "benchmarks/common/bench_args.h"
 #include "fringe/calibrate/cal_data.h"
 #include "fringe/calibrate/stefcal.h"
 #include "fringe/calibrate/stefcal_math.h"
@@ -400,55 +401,37 @@ void run_precision(const Options& opt, bool have_gpu, const Peak& peak) {
 int main(int argc, char** argv) {
   Options opt;
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      auto value = [&]() -> int {
-        if (i + 1 >= argc) throw fringe::Error(arg + ": expected a value");
-        return std::stoi(argv[++i]);
-      };
-      if (arg == "--device") {
-        opt.device = value();
-      } else if (arg == "--reps") {
-        opt.reps = std::max(1, value());
-      } else if (arg == "--iterations") {
-        opt.iterations = std::max(2, value());
-      } else if (arg == "--no-cpu") {
-        opt.cpu = false;
-      } else if (arg == "--no-gpu") {
-        opt.gpu = false;
-      } else if (arg == "--cpu-max-problems") {
-        opt.cpu_max_problems = value();
-      } else if (arg == "--warps-per-row") {
-        opt.warps_per_row = value();
-      } else if (arg == "--blocks-per-sm") {
-        opt.blocks_per_sm = value();
-      } else if (arg == "--no-shared-rows") {
-        opt.shared_rows = {false};
-      } else if (arg == "--shared-rows" && i + 1 < argc) {
-        const std::string v = argv[++i];
-        if (v == "auto") {
-          opt.shared_rows = {true};
-        } else if (v == "off") {
-          opt.shared_rows = {false};
-        } else if (v == "both") {
-          opt.shared_rows = {true, false};
-        } else {
-          throw fringe::Error("--shared-rows " + v + ": expected auto, off or both");
-        }
-      } else if (arg == "--case" && i + 1 < argc) {
-        const std::string v = argv[++i];
-        if (v != "single" && v != "converge" && v != "full_jones" && v != "batched") {
-          throw fringe::Error("--case " + v + ": expected single, converge, full_jones or batched");
-        }
-        opt.cases.insert(v);
-      } else {
-        std::cerr << "usage: bench_stefcal [--device N] [--reps R] [--iterations I] [--no-cpu] "
-                     "[--no-gpu] [--cpu-max-problems P] [--warps-per-row W] "
-                     "[--blocks-per-sm B] [--shared-rows auto|off|both] [--no-shared-rows] "
-                     "[--case single|converge|full_jones|batched]...\n";
-        return 2;
-      }
-    }
+    bench::Args args("bench_stefcal");
+    args.value("--device", "N", opt.device)
+        .option("--reps", "R",
+                [&](const std::string& v) { opt.reps = std::max(1, args.parse_value<int>(v)); })
+        .option(
+            "--iterations", "I",
+            [&](const std::string& v) { opt.iterations = std::max(2, args.parse_value<int>(v)); })
+        .flag("--no-cpu", [&] { opt.cpu = false; })
+        .flag("--no-gpu", [&] { opt.gpu = false; })
+        .value("--cpu-max-problems", "P", opt.cpu_max_problems)
+        .value("--warps-per-row", "W", opt.warps_per_row)
+        .value("--blocks-per-sm", "B", opt.blocks_per_sm)
+        .option("--shared-rows", "auto|off|both",
+                [&](const std::string& v) {
+                  if (v == "auto")
+                    opt.shared_rows = {true};
+                  else if (v == "off")
+                    opt.shared_rows = {false};
+                  else if (v == "both")
+                    opt.shared_rows = {true, false};
+                  else
+                    throw std::invalid_argument("expected auto, off or both");
+                })
+        .flag("--no-shared-rows", [&] { opt.shared_rows = {false}; })
+        .option("--case", "single|converge|full_jones|batched",
+                [&](const std::string& v) {
+                  if (v != "single" && v != "converge" && v != "full_jones" && v != "batched")
+                    throw std::invalid_argument("expected single, converge, full_jones or batched");
+                  opt.cases.insert(v);
+                })
+        .parse(argc, argv);
     bool have_gpu = false;
     Peak peak;
 #ifdef FRINGE_HAVE_CUDA
