@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kGainsKey = "calibrate/output_gains";
+// The config field that names the gain table's path (errors and output targets name it).
+const char* const kGainsField = "CalibrateMsConfig.gains_path";
 
 bool writable(const fs::path& p) { return ::access(p.c_str(), W_OK) == 0; }
 
@@ -40,9 +41,9 @@ void probe_gains_folder(const std::string& gains_path) {
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
     const int err = errno;
-    throw Error::in_setting(kGainsKey, gains_path,
-                            "cannot create a file in the gain table's folder (" +
-                                std::string(std::strerror(err)) + "): choose a writable folder");
+    throw Error::in_field(kGainsField, gains_path,
+                          "cannot create a file in the gain table's folder (" +
+                              std::string(std::strerror(err)) + "): choose a writable folder");
   }
   ::close(fd);
   ::unlink(probe.c_str());
@@ -61,8 +62,8 @@ std::string gains_path_of(const CalibrateMsConfig& c) {
 std::vector<OutputTarget> calibration_outputs(const CalibrateMsConfig& c) {
   // Only an earlier gain table (table.info Type) and gain CSV (first line) may be replaced.
   const std::string path = gains_path_of(c);
-  const OutputTarget table = io::gain_table_target(kGainsKey, path);
-  const OutputTarget csv = io::gain_csv_target(kGainsKey, path + ".csv");
+  const OutputTarget table = io::gain_table_target(kGainsField, path);
+  const OutputTarget csv = io::gain_csv_target(kGainsField, path + ".csv");
   return {table, csv};
 }
 
@@ -75,23 +76,23 @@ std::vector<std::string> calibration_inputs(const CalibrateMsConfig& c) {
 void check_settings_against_ms(const CalibrateMsConfig& c, const io::MsReader& ms) {
   const std::string& path = ms.path();
   if (!ms.has_column(c.data_column)) {
-    throw Error::in_setting("calibrate/data_column", c.data_column,
-                            "the Measurement Set '" + path + "' has no column " + c.data_column);
+    throw Error::in_field("CalibrateMsConfig.data_column", c.data_column,
+                          "the Measurement Set '" + path + "' has no column " + c.data_column);
   }
   if (c.sky_model_path.empty() && !ms.has_column(c.model_column)) {
-    throw Error::in_setting("calibrate/model_column", c.model_column,
-                            "the Measurement Set '" + path + "' has no column " + c.model_column +
-                                " and no sky model is given (calibrate/sky_model_file): write the "
-                                "model into the MS (e.g. sim_interferometer with "
-                                "interferometer/gain_corruption/enable=true) or give a sky model");
+    throw Error::in_field("CalibrateMsConfig.model_column", c.model_column,
+                          "the Measurement Set '" + path + "' has no column " + c.model_column +
+                              " and no sky model is given (CalibrateMsConfig.sky_model_path): "
+                              "write the model into the MS (e.g. sim_interferometer with "
+                              "GainCorruptionConfig.enable=true) or give a sky model");
   }
   const int npol = ms.num_pols();
   if (npol != 1 && npol != 4) {
     throw Error::in_file(path, 0, std::to_string(npol) + " polarisations: expected 1 or 4");
   }
   if (npol != 4 && c.options.type != GainType::Scalar) {
-    throw Error::in_setting(
-        "calibrate/gain_type", gain_type_name(c.options.type),
+    throw Error::in_field(
+        "CalOptions.type", gain_type_name(c.options.type),
         "the Measurement Set '" + path + "' has one polarisation: expected Scalar");
   }
   const int n = ms.num_stations();
@@ -101,18 +102,17 @@ void check_settings_against_ms(const CalibrateMsConfig& c, const io::MsReader& m
   }
   const int ref = c.options.reference_station;
   if (ref < 0 || ref >= n) {
-    throw Error::in_setting("calibrate/reference_station", std::to_string(ref),
-                            "expected a station index in 0.." + std::to_string(n - 1) + " (the " +
-                                stations + " of '" + path + "')");
+    throw Error::in_field("CalOptions.reference_station", std::to_string(ref),
+                          "expected a station index in 0.." + std::to_string(n - 1) + " (the " +
+                              stations + " of '" + path + "')");
   }
   // flag_stations (cal_data.h) counts the distinct partners of a station: at most n - 1.
   const int mb = c.options.min_baselines;
   if (mb < 0 || mb > n - 1) {
-    throw Error::in_setting("calibrate/min_baselines", std::to_string(mb),
-                            "expected 0.." + std::to_string(n - 1) + ": a station of the " +
-                                stations + " of '" + path + "' has at most " +
-                                std::to_string(n - 1) +
-                                " baselines, so a larger value leaves every station unsolved");
+    throw Error::in_field("CalOptions.min_baselines", std::to_string(mb),
+                          "expected 0.." + std::to_string(n - 1) + ": a station of the " +
+                              stations + " of '" + path + "' has at most " + std::to_string(n - 1) +
+                              " baselines, so a larger value leaves every station unsolved");
   }
 }
 
@@ -122,11 +122,11 @@ void check_writable(const CalibrateMsConfig& c) {
   const fs::path ms(c.ms_path);
   for (const fs::path& p : {ms, ms / "table.dat"}) {
     if (!writable(p)) {
-      throw Error::in_setting(
-          "calibrate/input_ms", c.ms_path,
-          "the Measurement Set is not writable ('" + p.string() +
-              "'): CORRECTED_DATA and FLAG are written into it (calibrate/write_corrected); "
-              "make it writable or set calibrate/write_corrected=false");
+      throw Error::in_field("CalibrateMsConfig.ms_path", c.ms_path,
+                            "the Measurement Set is not writable ('" + p.string() +
+                                "'): CORRECTED_DATA and FLAG are written into it "
+                                "(CalibrateMsConfig.write_corrected); make it writable or set "
+                                "CalibrateMsConfig.write_corrected=false");
     }
   }
 }
@@ -152,7 +152,7 @@ void check_room_for_new_column(const std::string& ms_path, std::size_t rows, int
                          "no room for the CORRECTED_DATA column: it needs about " +
                              format_bytes(need) + " but there is " + limit +
                              "; the Measurement Set was not changed (free some space, or set "
-                             "calibrate/write_corrected=false)");
+                             "CalibrateMsConfig.write_corrected=false)");
   }
 }
 
@@ -163,7 +163,7 @@ RunEstimate calibration_estimate(const CalibrateMsConfig& c, std::size_t num_row
                           ? double(num_rows)
                           : std::min(double(num_rows), c.times_per_solution * rows_per_time);
   const double samples = rows * nchan * npol;
-  const double t = c.double_precision ? 8 : 4;  // bytes of the solver's real type
+  const double t = c.precision == Precision::Double ? 8 : 4;  // bytes of the solver's real type
   // Per sample: DATA, model (8 bytes each) and FLAG (1) read as floats, for this interval and
   // the next; the cells' data, model (2t each) and weight (t), their station pair (8 bytes
   // per row and channel); CORRECTED_DATA for this interval and the one being written (8 each).
@@ -180,7 +180,8 @@ RunEstimate calibration_estimate(const CalibrateMsConfig& c, std::size_t num_row
   e.what = "calibration of " + std::to_string(num_rows) + " rows x " + std::to_string(nchan) +
            " channel(s) (" + std::to_string(n) + " stations)";
   e.memory_bytes = memory;
-  e.setting_hint = "calibrate/solution_interval_times and calibrate/channels_per_solution";
+  e.setting_hint =
+      "CalibrateMsConfig.times_per_solution and CalibrateMsConfig.channels_per_solution";
   return e;
 }
 
@@ -202,8 +203,8 @@ void check_calibration(const CalibrateMsConfig& c, const std::vector<std::string
       const SkyPredictor sky(c.sky_model_path, centre[0], centre[1], ms.channel_frequencies_hz(),
                              ms.num_pols());
       if (sky.num_sources() == 0) {
-        throw Error::in_setting("calibrate/sky_model_file", c.sky_model_path,
-                                "the sky model has no sources: nothing to calibrate against");
+        throw Error::in_field("CalibrateMsConfig.sky_model_path", c.sky_model_path,
+                              "the sky model has no sources: nothing to calibrate against");
       }
     }
   }

@@ -5,13 +5,15 @@
 // on the CPU; Full-Jones: CPU), and writes the gain table (+ CSV) and CORRECTED_DATA = G_p^-1 DATA
 // G_q^-H (rows of unsolved stations flagged). Rows must be in time order (as every fringe and OSKAR
 // MS is); autocorrelations are corrected but not used for solving. Errors name the MS, the column
-// or the setting.
+// or the config field ("CalibrateMsConfig.data_column", ...).
 #pragma once
 
 #include <string>
 
 #include "fringe/calibrate/cal_data.h"
+#include "fringe/core/device.h"
 #include "fringe/core/log.h"
+#include "fringe/core/precision.h"
 
 namespace fringe::calibrate {
 
@@ -21,10 +23,12 @@ struct CalibrateMsConfig {
   std::string model_column = "MODEL_DATA";
   std::string sky_model_path;  // non-empty: model predicted from this sky model (sky_predict.h)
   CalOptions options;
-  int times_per_solution = 1;     // 0 = all times
-  int channels_per_solution = 0;  // 0 = all channels
-  bool double_precision = true;
-  bool use_gpu = true;
+  int times_per_solution = 1;               // 0 = all times
+  int channels_per_solution = 0;            // 0 = all channels
+  Precision precision = Precision::Double;  // of the solver (the MS is read as floats)
+  // GPUs (core/device.h, choose_gpus): at most one is used, for the solver and the sky model's
+  // prediction; none (or none usable): the CPU.
+  DeviceRequest devices{.use_gpus = true, .cuda_device_ids = {}, .num_devices = 0};
   std::string gains_path;  // "" = <ms_path>.gains
   bool write_corrected = true;
   bool force = false;  // --force: run although the memory estimate exceeds what is available
@@ -32,7 +36,7 @@ struct CalibrateMsConfig {
 
 struct CalibrateMsResult {
   std::string gains_path;
-  std::string backend;  // "cpu" or "gpu 0"
+  std::string backend;  // "cpu" or "gpu <CUDA index>"
   int num_cells = 0;
   int num_converged = 0, num_stalled = 0, num_max_iterations = 0, num_no_data = 0;
   int min_iterations = 0, max_iterations = 0;

@@ -56,18 +56,24 @@ void SkyPredictor::use_gpu(int device) {
 #endif
 }
 
-void SkyPredictor::predict_time(int num_stations, const int* a1, const int* a2,
-                                const std::array<double, 3>* uvw, std::size_t num_rows,
-                                Complex<float>* model) const {
-  // Station (u, v, w) from the baselines: breadth-first over the rows' graph.
-  const std::size_t ns = std::size_t(num_stations);
+namespace {
+
+struct StationUvw {
+  std::vector<double> u, v, w;  // per station (m)
+};
+
+// Station (u, v, w) from the baselines: breadth-first over the rows' graph (one station of
+// every connected set at 0).
+StationUvw station_uvw(std::size_t ns, const int* a1, const int* a2,
+                       const std::array<double, 3>* uvw, std::size_t num_rows) {
   std::vector<std::vector<std::pair<int, std::size_t>>> edges(ns);
   for (std::size_t r = 0; r < num_rows; ++r) {
     if (a1[r] == a2[r]) continue;
     edges[a1[r]].push_back({a2[r], r});
     edges[a2[r]].push_back({a1[r], r});
   }
-  std::vector<double> su(ns, 0.0), sv(ns, 0.0), sw(ns, 0.0);
+  StationUvw s{std::vector<double>(ns, 0.0), std::vector<double>(ns, 0.0),
+               std::vector<double>(ns, 0.0)};
   std::vector<std::uint8_t> seen(ns, 0);
   for (std::size_t root = 0; root < ns; ++root) {
     if (seen[root]) continue;
@@ -82,13 +88,53 @@ void SkyPredictor::predict_time(int num_stations, const int* a1, const int* a2,
         seen[q] = 1;
         // UVW_r = uvw_a1 - uvw_a2.
         const double sign = (a1[r] == p) ? -1.0 : 1.0;  // uvw_q = uvw_p -/+ UVW_r
-        su[q] = su[p] + sign * uvw[r][0];
-        sv[q] = sv[p] + sign * uvw[r][1];
-        sw[q] = sw[p] + sign * uvw[r][2];
+        s.u[q] = s.u[p] + sign * uvw[r][0];
+        s.v[q] = s.v[p] + sign * uvw[r][1];
+        s.w[q] = s.w[p] + sign * uvw[r][2];
         todo.push(q);
       }
     }
   }
+  return s;
+}
+
+// The rows' model at channel c (of nchan; np pols) from the baselines' (cross, per
+// vis::baseline_index) and the stations' (autos) visibilities of that channel.
+void rows_from_baselines(std::size_t ns, std::size_t np, std::size_t nchan, std::size_t c,
+                         const int* a1, const int* a2, std::size_t num_rows,
+                         const std::vector<Complex<double>>& cross,
+                         const std::vector<Complex<double>>& autos, Complex<float>* model) {
+  const bool full = np == 4;
+  for (std::size_t r = 0; r < num_rows; ++r) {
+    const int p = a1[r], q = a2[r];
+    Complex<float>* dst = model + (r * nchan + c) * np;
+    if (p == q) {
+      for (std::size_t k = 0; k < np; ++k) dst[k] = complex_cast<float>(autos[p * np + k]);
+      continue;
+    }
+    const bool flip = p > q;  // row (p, q) with p > q holds V_qp^H
+    const std::size_t b = vis::baseline_index(ns, flip ? q : p, flip ? p : q);
+    const Complex<double>* v = &cross[b * np];
+    if (!full) {
+      dst[0] = complex_cast<float>(flip ? conj(v[0]) : v[0]);
+    } else if (!flip) {
+      for (int k = 0; k < 4; ++k) dst[k] = complex_cast<float>(v[k]);
+    } else {  // [[XX, XY], [YX, YY]]^H = [[XX*, YX*], [XY*, YY*]]
+      dst[0] = complex_cast<float>(conj(v[0]));
+      dst[1] = complex_cast<float>(conj(v[2]));
+      dst[2] = complex_cast<float>(conj(v[1]));
+      dst[3] = complex_cast<float>(conj(v[3]));
+    }
+  }
+}
+
+}  // namespace
+
+void SkyPredictor::predict_time(int num_stations, const int* a1, const int* a2,
+                                const std::array<double, 3>* uvw, std::size_t num_rows,
+                                Complex<float>* model) const {
+  const std::size_t ns = std::size_t(num_stations);
+  const StationUvw st = station_uvw(ns, a1, a2, uvw, num_rows);
   const bool full = num_pols_ == 4;
   const std::size_t nb = vis::num_baselines(ns), np = std::size_t(num_pols_);
   const std::size_t nchan = frequencies_hz_.size();
@@ -108,9 +154,9 @@ void SkyPredictor::predict_time(int num_stations, const int* a1, const int* a2,
     in.sources.m = m_.data();
     in.sources.n = n_.data();
     in.stations.count = ns;
-    in.stations.u = su.data();
-    in.stations.v = sv.data();
-    in.stations.w = sw.data();
+    in.stations.u = st.u.data();
+    in.stations.v = st.v.data();
+    in.stations.w = st.w.data();
     std::fill(cross.begin(), cross.end(), Complex<double>{0, 0});
     std::fill(autos.begin(), autos.end(), Complex<double>{0, 0});
     if (!l_.empty() && ns >= 1) {
@@ -125,27 +171,7 @@ void SkyPredictor::predict_time(int num_stations, const int* a1, const int* a2,
       predict::predict_direct_cpu(in, out);
 #endif
     }
-    for (std::size_t r = 0; r < num_rows; ++r) {
-      const int p = a1[r], q = a2[r];
-      Complex<float>* dst = model + (r * nchan + c) * np;
-      if (p == q) {
-        for (std::size_t k = 0; k < np; ++k) dst[k] = complex_cast<float>(autos[p * np + k]);
-        continue;
-      }
-      const bool flip = p > q;  // row (p, q) with p > q holds V_qp^H
-      const std::size_t b = vis::baseline_index(ns, flip ? q : p, flip ? p : q);
-      const Complex<double>* v = &cross[b * np];
-      if (!full) {
-        dst[0] = complex_cast<float>(flip ? conj(v[0]) : v[0]);
-      } else if (!flip) {
-        for (int k = 0; k < 4; ++k) dst[k] = complex_cast<float>(v[k]);
-      } else {  // [[XX, XY], [YX, YY]]^H = [[XX*, YX*], [XY*, YY*]]
-        dst[0] = complex_cast<float>(conj(v[0]));
-        dst[1] = complex_cast<float>(conj(v[2]));
-        dst[2] = complex_cast<float>(conj(v[1]));
-        dst[3] = complex_cast<float>(conj(v[3]));
-      }
-    }
+    rows_from_baselines(ns, np, nchan, c, a1, a2, num_rows, cross, autos, model);
   }
 }
 

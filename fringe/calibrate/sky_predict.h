@@ -1,6 +1,6 @@
 // Model visibilities of a sky model for the rows of a Measurement Set (calibrate's
-// calibrate/sky_model_file, instead of a model column): point sources with their spectra at
-// each channel (sky/spectrum.h), through fringe's direct predict on the CPU
+// CalibrateMsConfig.sky_model_path, instead of a model column): point sources with their
+// spectra at each channel (sky/spectrum.h), through fringe's direct predict on the CPU
 // (predict/predict.h) or, after use_gpu(), on a GPU (predict/predict_cuda.h). No station beam (the
 // apparent sky is the sky: isotropic, unpolarised receptors), no smearing. Sources with a Gaussian
 // size are refused (not supported here yet). Station (u, v, w) come from the rows' UVW: UVW_row =

@@ -11,6 +11,7 @@
 #include "fringe/calibrate/stefcal_math.h"
 #include "fringe/core/cuda_check.h"
 #include "fringe/core/error.h"
+#include "fringe/core/gpu_buffer.cuh"
 
 namespace fringe::calibrate::cuda_detail {
 
@@ -39,19 +40,6 @@ namespace fringe::calibrate {
 // Named (not anonymous): StefcalCuda<T>::Impl, declared in the header, derives from BatchSolver.
 namespace cuda_detail {
 
-template <typename T>
-struct DeviceBuffer {
-  T* ptr = nullptr;
-  std::size_t count = 0;
-  void allocate(std::size_t n) {
-    count = n;
-    if (n > 0) FRINGE_CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
-  }
-  ~DeviceBuffer() {
-    if (ptr) cudaFree(ptr);
-  }
-};
-
 // The solver of one gain type P (ScalarGains<T> or FullJonesGains<T>): device buffers, the
 // launch configuration (rows of A and B in shared memory or not) and the cooperative launch.
 template <typename P>
@@ -67,13 +55,17 @@ struct BatchSolver {
   RowSource source = RowSource::Global;  // where the rows of A and B are read from
   int shared_rows = 0;                   // row slots per block in shared memory
   std::size_t shared_bytes = 0;          // dynamic shared memory per block
-  DeviceBuffer<AValue> a;
-  DeviceBuffer<BValue> b;
-  DeviceBuffer<Gain> buf0, buf1, buf2, out;
-  DeviceBuffer<double> norms;
-  DeviceBuffer<int> stop_iteration, running;
-  DeviceBuffer<StefcalMonitor> monitors;
-  DeviceBuffer<SolveStatus> status;
+  std::size_t nn = 0;                    // values of A (and of B): n^2 x terms per problem
+  std::size_t ng = 0;                    // gains: n per problem
+  // On `device` (allocated after cudaSetDevice); sizes: a, b nn; buf0..2, out ng; norms
+  // 4 per problem; stop_iteration, status 1 and monitors 2 per problem; running 1.
+  GpuBuffer<AValue> a;
+  GpuBuffer<BValue> b;
+  GpuBuffer<Gain> buf0, buf1, buf2, out;
+  GpuBuffer<double> norms;
+  GpuBuffer<int> stop_iteration, running;
+  GpuBuffer<StefcalMonitor> monitors;
+  GpuBuffer<SolveStatus> status;
   cudaStream_t stream = nullptr;
 
   BatchSolver(const char* what, int device_, int num_problems_, int n_, int warps_per_row_,
@@ -92,7 +84,7 @@ struct BatchSolver {
       throw Error(std::string(what) + ": GPU " + std::to_string(device) +
                   " lacks cooperative launch");
     }
-    const std::size_t nn = std::size_t(n) * n * num_problems * P::kTerms;
+    nn = std::size_t(n) * n * num_problems * P::kTerms;
     const std::size_t need = nn * (sizeof(AValue) + sizeof(BValue));
     std::size_t free_bytes = 0, total_bytes = 0;
     FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -101,18 +93,18 @@ struct BatchSolver {
                   std::to_string(n) + " receptors need " + std::to_string(need >> 20) +
                   " MiB of GPU memory, " + std::to_string(free_bytes >> 20) + " MiB free");
     }
-    a.allocate(nn);
-    b.allocate(nn);
-    const std::size_t ng = std::size_t(n) * num_problems;
-    buf0.allocate(ng);
-    buf1.allocate(ng);
-    buf2.allocate(ng);
-    out.allocate(ng);
-    norms.allocate(4 * std::size_t(num_problems));
-    stop_iteration.allocate(num_problems);
-    running.allocate(1);
-    monitors.allocate(2 * std::size_t(num_problems));
-    status.allocate(num_problems);
+    a.reserve(nn);
+    b.reserve(nn);
+    ng = std::size_t(n) * num_problems;
+    buf0.reserve(ng);
+    buf1.reserve(ng);
+    buf2.reserve(ng);
+    out.reserve(ng);
+    norms.reserve(4 * std::size_t(num_problems));
+    stop_iteration.reserve(num_problems);
+    running.reserve(1);
+    monitors.reserve(2 * std::size_t(num_problems));
+    status.reserve(num_problems);
     FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     // Warps per receptor row: given, or (auto) the smallest of 1, 2, 4, 8 with which the rows
     // of the batch occupy about a quarter of the GPU's resident threads (more loads in flight for a
@@ -209,46 +201,40 @@ struct BatchSolver {
     if (stream) cudaStreamDestroy(stream);
   }
 
+  // Synchronous: the host arrays may change as soon as this returns.
   void upload(const AValue* a_host, const BValue* b_host) {
     FRINGE_CUDA_CHECK(cudaSetDevice(device));
-    FRINGE_CUDA_CHECK(cudaMemcpy(a.ptr, a_host, a.count * sizeof(AValue), cudaMemcpyHostToDevice));
-    FRINGE_CUDA_CHECK(cudaMemcpy(b.ptr, b_host, b.count * sizeof(BValue), cudaMemcpyHostToDevice));
+    a.upload(a_host, nn, stream);
+    b.upload(b_host, nn, stream);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   double solve(const Gain* gains0, const SolverOptions& options, const char* what) {
     if (options.max_iterations < 1) throw Error(std::string(what) + ": max_iterations < 1");
     FRINGE_CUDA_CHECK(cudaSetDevice(device));
-    const std::size_t ng = buf0.count;
-    FRINGE_CUDA_CHECK(
-        cudaMemcpyAsync(buf0.ptr, gains0, ng * sizeof(Gain), cudaMemcpyHostToDevice, stream));
-    FRINGE_CUDA_CHECK(cudaMemsetAsync(norms.ptr, 0, norms.count * sizeof(double), stream));
-    FRINGE_CUDA_CHECK(
-        cudaMemsetAsync(stop_iteration.ptr, 0, stop_iteration.count * sizeof(int), stream));
-    const std::vector<StefcalMonitor> monitors0(monitors.count);
+    buf0.upload(gains0, ng, stream);
+    norms.zero(4 * std::size_t(num_problems), stream);
+    stop_iteration.zero(num_problems, stream);
+    const std::vector<StefcalMonitor> monitors0(2 * std::size_t(num_problems));
     const std::vector<SolveStatus> status0(static_cast<std::size_t>(num_problems));
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(monitors.ptr, monitors0.data(),
-                                      monitors0.size() * sizeof(StefcalMonitor),
-                                      cudaMemcpyHostToDevice, stream));
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(status.ptr, status0.data(),
-                                      status0.size() * sizeof(SolveStatus), cudaMemcpyHostToDevice,
-                                      stream));
+    monitors.upload(monitors0.data(), monitors0.size(), stream);
+    status.upload(status0.data(), status0.size(), stream);
     const int running0 = num_problems;
-    FRINGE_CUDA_CHECK(
-        cudaMemcpyAsync(running.ptr, &running0, sizeof(int), cudaMemcpyHostToDevice, stream));
+    running.upload(&running0, 1, stream);
     BatchArgs<P> args{};
     args.num_problems = num_problems;
     args.n = n;
-    args.a = a.ptr;
-    args.b = b.ptr;
-    args.buf[0] = buf0.ptr;
-    args.buf[1] = buf1.ptr;
-    args.buf[2] = buf2.ptr;
-    args.out = out.ptr;
-    args.norms = norms.ptr;
-    args.monitors = monitors.ptr;
-    args.stop_iteration = stop_iteration.ptr;
-    args.running = running.ptr;
-    args.status = status.ptr;
+    args.a = a.data();
+    args.b = b.data();
+    args.buf[0] = buf0.data();
+    args.buf[1] = buf1.data();
+    args.buf[2] = buf2.data();
+    args.out = out.data();
+    args.norms = norms.data();
+    args.monitors = monitors.data();
+    args.stop_iteration = stop_iteration.data();
+    args.running = running.data();
+    args.status = status.data();
     args.tolerance = options.tolerance;
     args.max_iterations = options.max_iterations;
     args.stall_checks = options.stall_checks;
@@ -273,11 +259,12 @@ struct BatchSolver {
     return ms * 1e-3;
   }
 
+  // Synchronous: the host arrays hold the results when this returns.
   void download(Gain* gains, SolveStatus* status_host) const {
     FRINGE_CUDA_CHECK(cudaSetDevice(device));
-    FRINGE_CUDA_CHECK(cudaMemcpy(gains, out.ptr, out.count * sizeof(Gain), cudaMemcpyDeviceToHost));
-    FRINGE_CUDA_CHECK(cudaMemcpy(status_host, status.ptr, status.count * sizeof(SolveStatus),
-                                 cudaMemcpyDeviceToHost));
+    out.download(gains, ng, stream);
+    status.download(status_host, num_problems, stream);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 };
 

@@ -36,7 +36,7 @@ CalibrateMsConfig config_for(const std::string& path) {
   c.options.type = GainType::Diagonal;
   c.options.solver.tolerance = 1e-10;
   c.times_per_solution = 1;
-  c.use_gpu = false;
+  c.devices.use_gpus = false;
   return c;
 }
 
@@ -155,7 +155,7 @@ TEST(CalibrateMsErrors, MissingModelColumnNamesTheSetting) {
     FAIL() << "no error without MODEL_DATA";
   } catch (const fringe::Error& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("calibrate/model_column"), std::string::npos) << what;
+    EXPECT_NE(what.find("CalibrateMsConfig.model_column"), std::string::npos) << what;
     EXPECT_NE(what.find("MODEL_DATA"), std::string::npos) << what;
     EXPECT_NE(what.find("sky model"), std::string::npos) << what;
   }
@@ -167,7 +167,7 @@ TEST(CalibrateMsErrors, DiagonalGainsOnOnePolarisationIsRefused) {
     calibrate_ms(config_for(ms.path), nullptr);
     FAIL() << "no error for diagonal gains on 1 pol";
   } catch (const fringe::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("calibrate/gain_type"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CalOptions.type"), std::string::npos) << e.what();
   }
   // Scalar gains work on it.
   CalibrateMsConfig c = config_for(ms.path);

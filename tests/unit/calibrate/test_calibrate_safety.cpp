@@ -56,7 +56,7 @@ CalibrateMsConfig config_for(const Workspace& w) {
   c.ms_path = w.ms;
   c.gains_path = (w.dir / "out.gains").string();
   c.options.type = GainType::Diagonal;
-  c.use_gpu = false;
+  c.devices.use_gpus = false;
   return c;
 }
 
@@ -99,7 +99,7 @@ TEST(CalibrateSafety, GainsOverTheFolderHoldingTheMsAreRefused) {
   CalibrateMsConfig c = config_for(w);
   c.gains_path = w.dir.string();
   const std::string e = error_of(c);
-  expect_contains(e, "calibrate/output_gains");
+  expect_contains(e, "CalibrateMsConfig.gains_path");
   expect_contains(e, w.dir.string());
   EXPECT_TRUE(fs::exists(w.dir / "thesis.tex"));
   expect_untouched(w.ms);
@@ -112,7 +112,7 @@ TEST(CalibrateSafety, GainsOverTheInputMsAreRefused) {
   CalibrateMsConfig c = config_for(w);
   c.gains_path = w.ms;
   const std::string e = error_of(c);
-  expect_contains(e, "calibrate/output_gains");
+  expect_contains(e, "CalibrateMsConfig.gains_path");
   expect_contains(e, "in.ms");
   expect_untouched(w.ms);
   EXPECT_EQ(fringe::io::MsReader(w.ms).num_stations(), kStations);
@@ -124,7 +124,7 @@ TEST(CalibrateSafety, GainsOverAnotherFileAreRefused) {
   std::ofstream(sky) << "0 0 1\n";
   CalibrateMsConfig c = config_for(w);
   c.gains_path = sky.string();
-  expect_contains(error_of(c), "calibrate/output_gains");
+  expect_contains(error_of(c), "CalibrateMsConfig.gains_path");
   EXPECT_TRUE(fs::is_regular_file(sky));
   EXPECT_EQ(fs::file_size(sky), 6u);
   expect_untouched(w.ms);
@@ -153,7 +153,7 @@ TEST(CalibrateSafety, RunawayIntervalIsRefusedUnlessForced) {
     fringe::check_run_size(all, false, nullptr);
     FAIL() << "no error";
   } catch (const fringe::Error& e) {
-    expect_contains(e.what(), "calibrate/solution_interval_times");
+    expect_contains(e.what(), "CalibrateMsConfig.times_per_solution");
     expect_contains(e.what(), "--force");
   }
   EXPECT_NO_THROW(fringe::check_run_size(all, true, nullptr));
@@ -176,7 +176,7 @@ TEST(CalibrateSafety, ReferenceStationOutsideTheMsIsRefused) {
   CalibrateMsConfig c = config_for(w);
   c.options.reference_station = 99;
   const std::string e = error_of(c);
-  expect_contains(e, "calibrate/reference_station' = '99'");
+  expect_contains(e, "CalOptions.reference_station' = '99'");
   expect_contains(e, "0.." + std::to_string(kStations - 1));
   expect_untouched(w.ms);
   EXPECT_FALSE(fs::exists(c.gains_path));
@@ -188,7 +188,7 @@ TEST(CalibrateSafety, MinBaselinesOutsideTheMsAreRefused) {
   for (int bad : {-5, kStations}) {
     c.options.min_baselines = bad;
     const std::string e = error_of(c);
-    expect_contains(e, "calibrate/min_baselines' = '" + std::to_string(bad) + "'");
+    expect_contains(e, "CalOptions.min_baselines' = '" + std::to_string(bad) + "'");
     expect_contains(e, "0.." + std::to_string(kStations - 1));
   }
   expect_untouched(w.ms);
@@ -244,7 +244,7 @@ TEST(CalibrateSafety, ReadOnlyMsIsRefusedBeforeAnyWrite) {
   fs::permissions(w.ms, fs::perms::owner_write, fs::perm_options::remove);
   const std::string e = error_of(config_for(w));
   fs::permissions(w.ms, fs::perms::owner_write, fs::perm_options::add);
-  expect_contains(e, "calibrate/input_ms");
+  expect_contains(e, "CalibrateMsConfig.ms_path");
   expect_contains(e, "not writable");
   expect_untouched(w.ms);
 }

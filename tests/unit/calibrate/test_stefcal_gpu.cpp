@@ -168,10 +168,10 @@ TEST(StefcalGpu, CalibrateMsGpuEqualsCpu) {
     c.options.type = type;
     c.options.solver.tolerance = 1e-12;
     c.options.solver.max_iterations = 2000;  // full-Jones from the identity: several hundred
-    c.use_gpu = false;
+    c.devices.use_gpus = false;
     c.gains_path = ms.path + ".cpu_gains";
     const CalibrateMsResult cpu = calibrate_ms(c, nullptr);
-    c.use_gpu = true;
+    c.devices.use_gpus = true;
     c.gains_path = ms.path + ".gpu_gains";
     const CalibrateMsResult gpu = calibrate_ms(c, nullptr);
     EXPECT_EQ(cpu.backend, "cpu");
