@@ -28,7 +28,6 @@ fringe_find_library(PkgConfig::FFTW3 HEADER fftw3.h LIBS fftw3f fftw3)
 fringe_find_library(PkgConfig::ERFA HEADER erfa.h LIBS erfa)
 fringe_find_library(PkgConfig::CASACORE HEADER casacore/casa/aips.h
   LIBS casa_ms casa_measures casa_tables casa_casa)
-find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json CONFIG REQUIRED)
 if(FRINGE_TESTS)
   find_package(GTest REQUIRED)
