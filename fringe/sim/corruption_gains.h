@@ -1,4 +1,4 @@
-// GainCorruption: known station gains for a simulation (interferometer/gain_corruption/...).
+// GainCorruption: known station gains for a simulation (GainCorruptionConfig).
 // For station p, polarisation x in {X, Y}, time index t and frequency f (Hz):
 //   g = exp(a0 + a(t)) exp(i (phi0 + phi(t) + 2 pi (f - f0) tau))
 // with a0 ~ N(0, amplitude_std), phi0 ~ N(0, phase_std), tau ~ N(0, delay_std) fixed, and

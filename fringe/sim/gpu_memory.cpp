@@ -7,8 +7,8 @@
 namespace fringe::sim {
 
 std::size_t gpu_max_chunk_sources(std::size_t budget_bytes, std::size_t num_stations,
-                                  bool double_precision, bool full_pol) {
-  const std::size_t real = double_precision ? 8 : 4;
+                                  Precision precision, bool full_pol) {
+  const std::size_t real = precision == Precision::Double ? 8 : 4;
   const std::size_t jones = (full_pol ? 8 : 2) * real;  // Jones<T> or Complex<T>
   // Scratch of the predict (station terms), reserved whole; the rest per source: the kept
   // sources (positions, shapes, fluxes, index: about 120 bytes) and up to four cached chunks
@@ -20,8 +20,8 @@ std::size_t gpu_max_chunk_sources(std::size_t budget_bytes, std::size_t num_stat
   return std::max<std::size_t>(1, (budget_bytes - kPredictScratch) / per_source);
 }
 
-std::size_t gpu_block_bytes(std::size_t values, bool double_precision) {
-  const std::size_t complex_bytes = double_precision ? 16 : 8;
+std::size_t gpu_block_bytes(std::size_t values, Precision precision) {
+  const std::size_t complex_bytes = precision == Precision::Double ? 16 : 8;
   return 2 * values * complex_bytes;  // this GPU's copy + the reduction's receive buffer
 }
 

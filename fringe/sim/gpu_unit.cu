@@ -11,15 +11,14 @@
 
 #include "fringe/core/cuda_check.h"
 #include "fringe/core/cuda_device_guard.h"
-#include "fringe/core/device.h"
 #include "fringe/core/error.h"
+#include "fringe/core/gpu_buffer.cuh"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/aperture_array_cuda.h"
 #include "fringe/jones/aperture_array_plans.h"
 #include "fringe/jones/jones_math.h"
 #include "fringe/jones/station_jones_cuda.h"
 #include "fringe/predict/predict_cuda.h"
-#include "fringe/sim/gpu_buffer.cuh"
 #include "fringe/sim/gpu_sim_kernels.cuh"
 #include "fringe/sim/gpu_unit.h"
 #include "fringe/sky/spectrum.h"
@@ -35,8 +34,8 @@ struct DeviceChunk {
   std::size_t id = 0, size = 0;
   bool has_gaussians = false;  // any non-zero Gaussian coefficient (else the point kernels)
   std::uint64_t last_used = 0;
-  DeviceBuffer<double> ra, dec, sin_dec, cos_dec, l, m, n, ga, gb, gc, pool;
-  DeviceBuffer<sky::SpectrumView<double>> spectra;
+  GpuBuffer<double> ra, dec, sin_dec, cos_dec, l, m, n, ga, gb, gc, pool;
+  GpuBuffer<sky::SpectrumView<double>> spectra;
   std::vector<double> pool_host;
   std::vector<sky::SpectrumView<double>> spectra_host;
 
@@ -50,8 +49,8 @@ struct DeviceChunk {
     }
     ra.upload(s.ra.data(), size, stream);
     dec.upload(s.dec.data(), size, stream);
-    gpu::source_geometry(size, ra.data(), dec.data(), ra0, dec0, sin_dec.ensure(size),
-                         cos_dec.ensure(size), l.ensure(size), m.ensure(size), n.ensure(size),
+    gpu::source_geometry(size, ra.data(), dec.data(), ra0, dec0, sin_dec.reserve(size),
+                         cos_dec.reserve(size), l.reserve(size), m.reserve(size), n.reserve(size),
                          stream);
     auto nonzero = [](std::span<const double> v) {
       return std::any_of(v.begin(), v.end(), [](double x) { return x != 0.0; });
@@ -107,25 +106,6 @@ struct DeviceChunk {
 
 }  // namespace
 
-std::vector<int> usable_gpus(const std::vector<int>& requested) {
-  const std::vector<GpuInfo> gpus = cuda_devices();
-  if (requested.empty()) {
-    std::vector<int> all;
-    for (const auto& g : gpus) all.push_back(g.index);
-    return all;
-  }
-  for (int id : requested) {
-    const bool found =
-        std::any_of(gpus.begin(), gpus.end(), [&](const GpuInfo& g) { return g.index == id; });
-    if (!found) {
-      throw Error::in_setting("simulator/cuda_device_ids", std::to_string(id),
-                              "no such CUDA device: " + std::to_string(gpus.size()) +
-                                  " GPU(s) are visible (indices from 0)");
-    }
-  }
-  return requested;
-}
-
 std::size_t gpu_free_bytes(int device) {
   CudaDeviceGuard guard(device);
   std::size_t free = 0, total = 0;
@@ -145,9 +125,9 @@ struct GpuUnit<T>::Impl {
   std::optional<jones::AaBeamCuda<T>> aa;
 
   // Run constants on the device.
-  DeviceBuffer<double> sin_lat, cos_lat, lst, tx, ty, u, v, w, sigma;
+  GpuBuffer<double> sin_lat, cos_lat, lst, tx, ty, u, v, w, sigma;
   std::vector<double> lon_host, lst_host;
-  DeviceBuffer<int> p_of_b, q_of_b;
+  GpuBuffer<int> p_of_b, q_of_b;
   bool have_baseline_pairs = false;
 
   // Chunks kept on this GPU, least recently used evicted first.
@@ -158,21 +138,21 @@ struct GpuUnit<T>::Impl {
 
   // The unit's kept sources.
   std::size_t ns = 0;
-  DeviceBuffer<int> flags, positions, kept, count;
-  DeviceBuffer<char> scan_scratch;
-  DeviceBuffer<double> kra, kdec, ksin, kcos, kl, km, kn;
-  DeviceBuffer<T> kga, kgb, kgc, si, sq, su, sv;
+  GpuBuffer<int> flags, positions, kept, count;
+  GpuBuffer<char> scan_scratch;
+  GpuBuffer<double> kra, kdec, ksin, kcos, kl, km, kn;
+  GpuBuffer<T> kga, kgb, kgc, si, sq, su, sv;
   std::vector<double> ra_host, dec_host;
 
   // Station Jones of the unit.
-  DeviceBuffer<Jones<T>> jones_full;
-  DeviceBuffer<Complex<T>> jones_scalar, px, py;
-  DeviceBuffer<jones::StationBeamParams<double>> params;
+  GpuBuffer<Jones<T>> jones_full;
+  GpuBuffer<Complex<T>> jones_scalar, px, py;
+  GpuBuffer<jones::StationBeamParams<double>> params;
 
   // This GPU's copy of the block and the reduction's receive buffer.
   int num_times = 0, num_channels = 0;
   std::size_t cross_values = 0, auto_values = 0;
-  DeviceBuffer<Complex<T>> cross, autos, receive;
+  GpuBuffer<Complex<T>> cross, autos, receive;
 
   // Aperture-array plans depend on the time and frequency only, not on the sky chunk: the
   // plans of the last few (time, frequency) are kept (a unit's chunks cycle through times).
@@ -312,12 +292,8 @@ void GpuUnit<T>::begin_block(int num_times, int num_channels) {
   const std::size_t tc = std::size_t(num_times) * std::size_t(num_channels);
   d.cross_values = d.setup.write_cross ? tc * d.num_baselines * std::size_t(d.npol) : 0;
   d.auto_values = d.setup.write_autos ? tc * d.setup.num_stations * std::size_t(d.npol) : 0;
-  for (auto [buf, count] : {std::pair{&d.cross, d.cross_values}, {&d.autos, d.auto_values}}) {
-    Complex<T>* p = buf->ensure(count);
-    if (count > 0) {
-      FRINGE_CUDA_CHECK(cudaMemsetAsync(p, 0, count * sizeof(Complex<T>), d.stream));
-    }
-  }
+  d.cross.zero(d.cross_values, d.stream);
+  d.autos.zero(d.auto_values, d.stream);
 }
 
 template <typename T>
@@ -338,33 +314,30 @@ std::size_t GpuUnit<T>::begin_unit(const GpuChunk& chunk, double gast_rad,
     d.lst.upload(d.lst_host.data(), num_sites, d.stream);
   }
   gpu::horizon_flags(n, c.ra.data(), c.sin_dec.data(), c.cos_dec.data(), num_sites,
-                     d.sin_lat.data(), d.cos_lat.data(), d.lst.data(), d.flags.ensure(n), d.stream);
+                     d.sin_lat.data(), d.cos_lat.data(), d.lst.data(), d.flags.reserve(n),
+                     d.stream);
   const std::size_t scratch = gpu::compact_scratch_bytes(n);
-  gpu::compact_indices(n, d.flags.data(), d.positions.ensure(n), d.scan_scratch.ensure(scratch),
-                       scratch, d.kept.ensure(n), d.count.ensure(1), d.stream);
+  gpu::compact_indices(n, d.flags.data(), d.positions.reserve(n), d.scan_scratch.reserve(scratch),
+                       scratch, d.kept.reserve(n), d.count.reserve(1), d.stream);
   int kept_count = 0;
-  FRINGE_CUDA_CHECK(
-      cudaMemcpyAsync(&kept_count, d.count.data(), sizeof(int), cudaMemcpyDeviceToHost, d.stream));
+  d.count.download(&kept_count, 1, d.stream);
   FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
   d.ns = std::size_t(kept_count);
   const std::size_t ns = d.ns;
   const gpu::ChunkArrays src{c.ra.data(), c.dec.data(), c.sin_dec.data(), c.cos_dec.data(),
                              c.l.data(),  c.m.data(),   c.n.data(),       c.ga.data(),
                              c.gb.data(), c.gc.data(),  c.spectra.data()};
-  const gpu::KeptArrays<T> dst{
-      d.kra.ensure(ns), d.kdec.ensure(ns), d.ksin.ensure(ns), d.kcos.ensure(ns), d.kl.ensure(ns),
-      d.km.ensure(ns),  d.kn.ensure(ns),   d.kga.ensure(ns),  d.kgb.ensure(ns),  d.kgc.ensure(ns)};
+  const gpu::KeptArrays<T> dst{d.kra.reserve(ns),  d.kdec.reserve(ns), d.ksin.reserve(ns),
+                               d.kcos.reserve(ns), d.kl.reserve(ns),   d.km.reserve(ns),
+                               d.kn.reserve(ns),   d.kga.reserve(ns),  d.kgb.reserve(ns),
+                               d.kgc.reserve(ns)};
   gpu::gather_sources<T>(ns, d.kept.data(), src, dst, d.stream);
   // Host copies of the kept directions (host-side Jones inputs: beam plans, non-uniform
   // aperture arrays) and the stations' (u, v, w) of this time.
   d.ra_host.resize(ns);
   d.dec_host.resize(ns);
-  if (ns > 0) {
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(d.ra_host.data(), d.kra.data(), ns * sizeof(double),
-                                      cudaMemcpyDeviceToHost, d.stream));
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(d.dec_host.data(), d.kdec.data(), ns * sizeof(double),
-                                      cudaMemcpyDeviceToHost, d.stream));
-  }
+  d.kra.download(d.ra_host.data(), ns, d.stream);
+  d.kdec.download(d.dec_host.data(), ns, d.stream);
   d.u.upload(u.data(), u.size(), d.stream);
   d.v.upload(v.data(), v.size(), d.stream);
   d.w.upload(w.data(), w.size(), d.stream);
@@ -404,9 +377,9 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
       // The evaluator runs on its own stream: make it wait for this unit's work first.
       FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
       if (d.full) {
-        d.aa->evaluate_full(src, in.parallactic, d.jones_full.ensure(total));
+        d.aa->evaluate_full(src, in.parallactic, d.jones_full.reserve(total));
       } else {
-        d.aa->evaluate_scalar(src, d.jones_scalar.ensure(total));
+        d.aa->evaluate_scalar(src, d.jones_scalar.reserve(total));
       }
       d.aa->synchronize();
     }
@@ -419,10 +392,10 @@ std::size_t GpuUnit<T>::jones(const jones::StationJonesInput& in_host) {
     const jones::DeviceSourceDirections src{d.kra.data(), d.ksin.data(), d.kcos.data(), d.ns};
     if (d.full) {
       jones::station_jones_full_cuda<T>(d.params.data(), d.setup.num_stations, src,
-                                        d.jones_full.ensure(total), d.stream);
+                                        d.jones_full.reserve(total), d.stream);
     } else {
       jones::station_jones_scalar_cuda<T>(d.params.data(), d.setup.num_stations, src,
-                                          d.jones_scalar.ensure(total), d.stream);
+                                          d.jones_scalar.reserve(total), d.stream);
     }
     FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // params is freed at return
   }
@@ -456,10 +429,10 @@ void GpuUnit<T>::predict(const predict::PredictInput<T>& in, int t, int c) {
                 std::to_string(d.num_channels));
   }
   const std::size_t ns = d.ns;
-  T* si = d.si.ensure(ns);
-  T* sq = d.full ? d.sq.ensure(ns) : nullptr;
-  T* su = d.full ? d.su.ensure(ns) : nullptr;
-  T* sv = d.full ? d.sv.ensure(ns) : nullptr;
+  T* si = d.si.reserve(ns);
+  T* sq = d.full ? d.sq.reserve(ns) : nullptr;
+  T* su = d.full ? d.su.reserve(ns) : nullptr;
+  T* sv = d.full ? d.sv.reserve(ns) : nullptr;
   gpu::source_fluxes<T>(ns, d.kept.data(), d.current->spectra.data(), in.frequency_hz,
                         d.setup.flux_min, d.setup.flux_max, si, sq, su, sv, d.stream);
   predict::DevicePredictInput<T> g;
@@ -523,7 +496,7 @@ void GpuUnit<T>::finish_block(std::span<GpuUnit<T>* const> others, const GpuBloc
     for (auto [mine, theirs, count] :
          {std::tuple{&d.cross, &od.cross, d.cross_values}, {&d.autos, &od.autos, d.auto_values}}) {
       if (count == 0) continue;
-      Complex<T>* recv = d.receive.ensure(count);
+      Complex<T>* recv = d.receive.reserve(count);
       FRINGE_CUDA_CHECK(cudaMemcpyPeerAsync(recv, d.device, theirs->data(), od.device,
                                             count * sizeof(Complex<T>), d.stream));
       gpu::add_values<T>(count, mine->data(), recv, d.stream);
@@ -552,14 +525,8 @@ void GpuUnit<T>::finish_block(std::span<GpuUnit<T>* const> others, const GpuBloc
     gpu::add_noise<T>(a, d.cross_values ? d.cross.data() : nullptr,
                       d.auto_values ? d.autos.data() : nullptr, d.stream);
   }
-  if (cross && d.cross_values > 0) {
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(cross, d.cross.data(), d.cross_values * sizeof(Complex<T>),
-                                      cudaMemcpyDeviceToHost, d.stream));
-  }
-  if (autos && d.auto_values > 0) {
-    FRINGE_CUDA_CHECK(cudaMemcpyAsync(autos, d.autos.data(), d.auto_values * sizeof(Complex<T>),
-                                      cudaMemcpyDeviceToHost, d.stream));
-  }
+  if (cross) d.cross.download(cross, d.cross_values, d.stream);
+  if (autos) d.autos.download(autos, d.auto_values, d.stream);
   FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));
 }
 

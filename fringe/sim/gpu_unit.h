@@ -1,5 +1,6 @@
-// GPU back end of the simulation pipeline (sim/interferometer.cpp). One GpuUnit per GPU (one
-// pipeline thread each; not thread safe). The data of a block stays on the GPU between stages:
+// GPU units of the simulation pipeline's CUDA back end (sim_backend_cuda.cpp). One GpuUnit per
+// GPU (one pipeline worker each; not thread safe). The data of a block stays on the GPU between
+// stages:
 //   begin_block    zeroes this GPU's copy of the block (times x channels x baselines x pols);
 //   begin_unit     one work unit (time, sky chunk): the chunk is uploaded at first use (a few
 //                  chunks are kept) with its direction cosines computed on the GPU; the horizon
@@ -13,8 +14,8 @@
 //                  noise (vis/noise.h's counters, so the numbers equal the CPU's), and copies the
 //                  block to the host once.
 // The host keeps orchestration, I/O and per-station work (station UVW, beam plans, cable
-// phases). Built only with the CUDA back end (FRINGE_HAVE_CUDA); usable_gpus() is empty
-// otherwise.
+// phases). GpuUnit and gpu_free_bytes are built only with the CUDA back end; the memory
+// arithmetic (gpu_memory.cpp) always.
 #pragma once
 
 #include <cstddef>
@@ -25,17 +26,13 @@
 
 #include "fringe/astro/geodesy.h"
 #include "fringe/core/complex.h"
+#include "fringe/core/precision.h"
 #include "fringe/jones/station_beam_config.h"
 #include "fringe/jones/station_jones.h"
 #include "fringe/predict/predict.h"
 #include "fringe/sky/sky_model.h"
 
 namespace fringe::sim {
-
-// The CUDA devices to use: `requested` (empty = every visible GPU) filtered to the visible
-// ones; throws fringe::Error naming simulator/cuda_device_ids for an index that is not visible.
-// Empty when the machine has no GPU. Defined only in CUDA builds (FRINGE_HAVE_CUDA).
-std::vector<int> usable_gpus(const std::vector<int>& requested);
 
 // Free memory of a CUDA device in bytes (cudaMemGetInfo). CUDA builds only.
 std::size_t gpu_free_bytes(int device);
@@ -45,10 +42,10 @@ std::size_t gpu_free_bytes(int device);
 // cached chunks, about 40 values each) and the predict's station-term scratch (up to 512 MiB,
 // predict_cuda.h) are counted; at least 1. Pure arithmetic, testable without a GPU.
 std::size_t gpu_max_chunk_sources(std::size_t budget_bytes, std::size_t num_stations,
-                                  bool double_precision, bool full_pol);
+                                  Precision precision, bool full_pol);
 
 // Device bytes of one GPU's copy of a block and the reduction's scratch (two copies).
-std::size_t gpu_block_bytes(std::size_t values, bool double_precision);
+std::size_t gpu_block_bytes(std::size_t values, Precision precision);
 
 // What every unit of a run shares.
 struct GpuSimSetup {

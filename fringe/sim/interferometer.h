@@ -1,15 +1,17 @@
-// The interferometer simulation pipeline on the CPU (docs/simulation.md):
-// a sky and a telescope model in, an OSKAR-compatible Measurement Set out.
+// The interferometer simulation pipeline (docs/simulation.md): a sky and a telescope model
+// in, an OSKAR-compatible Measurement Set out.
 //
 //   for each visibility block (<= times_per_block times x <= channels_per_block channels):
-//     work units (time, sky chunk) on num_threads CPU threads (dynamic scheduling):
+//     work units (time, sky chunk) on the workers of a compute back end (sim_backend.h:
+//     DeviceRequest.num_devices CPU threads, or one worker per GPU; dynamic scheduling):
 //       horizon clip (source above the horizon of any station, at the dump centre), then per
 //       channel: Stokes at the channel frequency, common flux filter, station Jones E R
 //       (fringe/jones), predict with K from TRUE station positions (fringe/predict) into the
 //       unit's private buffer;
-//     each unit's buffer is added into the block in chunk order (a unit waits for the
-//     previous chunk of the same time), so results are bitwise independent of the number
-//     of threads and of the block sizes;
+//     CPU: each unit's buffer is added into the block in chunk order (a unit waits for the
+//     previous chunk of the same time), so results are bitwise independent of the number of
+//     threads and of the block sizes; GPUs: each adds into its own copy of the block, and the
+//     copies are summed at the end of the block;
 //     UVW of the block from MEASURED station positions (docs/conventions.md,
 //     "Coordinates and (u, v, w)");
 //   the block is written (io/ms MsWriter) by a writer thread while the next one computes.

@@ -423,7 +423,7 @@ TEST(Interferometer, NumericalElementPatternFilesAreRefused) {
     fringe::sim::simulate_interferometer(c, point_at(200 * kDeg, 30 * kDeg, 1), tel, ctx);
     FAIL() << "no error";
   } catch (const fringe::Error& e) {
-    EXPECT_EQ(e.context().key, "telescope/aperture_array/element_pattern/enable_numerical");
+    EXPECT_EQ(e.context().field, "ElementPatternConfig.enable_numerical");
     EXPECT_NE(std::string(e.what()).find("not supported yet"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(c.ms_path));
