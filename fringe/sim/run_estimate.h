@@ -1,5 +1,5 @@
 // Size estimates of a simulator run, for fringe::check_run_size (core/resources.h): a
-// runaway request (observation/num_time_steps = 1e9, a huge image) is refused before it
+// runaway request (ObservationConfig.num_time_steps = 1e9) is refused before it
 // starts instead of filling the disk or dying in std::bad_alloc (docs/reliability/sim.md).
 // Estimates are upper bounds of the right order (within a factor of ~2), not exact.
 #pragma once
@@ -8,8 +8,6 @@
 #include <vector>
 
 #include "fringe/core/resources.h"
-#include "fringe/sim/beam_pattern_config.h"
-#include "fringe/sim/beam_pattern_products.h"
 #include "fringe/sim/simulation_config.h"
 
 namespace fringe::sim {
@@ -23,12 +21,5 @@ namespace fringe::sim {
 //            chunks + the gain tables (16 bytes per station, polarisation and time).
 RunEstimate interferometer_estimate(const SimulationConfig& config, std::size_t num_stations,
                                     std::size_t num_sources, bool calibrate);
-
-// Output bytes and memory of a sim_beam_pattern run: per product, its planes (times x
-// channels, fewer when averaged) x pixels x values (FITS: 4 or 8 bytes; text: ~25 bytes per
-// number plus the row's indices and coordinates); memory: the chunk's station responses and
-// every product's values for a chunk, and the whole image per averaged product.
-RunEstimate beam_pattern_estimate(const BeamPatternConfig& config, std::size_t num_pixels,
-                                  const std::vector<BeamProduct>& products);
 
 }  // namespace fringe::sim

@@ -33,11 +33,11 @@
 #include <string>
 #include <vector>
 
+#include "fringe/beam_pattern/beam_pattern_config.h"
 #include "fringe/core/complex.h"
 #include "fringe/core/jones.h"
-#include "fringe/sim/beam_pattern_config.h"
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 
 enum class ProductSource { Voltage, AutoPower, CrossPower };
 enum class ProductValue { Complex, Amp, Phase, Real, Imag };
@@ -88,4 +88,4 @@ inline Complex<double> jones_element(const Jones<double>& j, int k) {
 // amp, phase, real or imag of a complex number (ProductValue other than Complex).
 double complex_value(Complex<double> z, ProductValue value);
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

@@ -1,4 +1,4 @@
-#include "fringe/sim/beam_pattern.h"
+#include "fringe/beam_pattern/beam_pattern.h"
 
 #include <omp.h>
 
@@ -20,20 +20,19 @@
 #include "fringe/core/interrupt.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/aperture_array_plans.h"
+#include "fringe/jones/numerical_patterns.h"
 #ifdef FRINGE_HAVE_CUDA
 #include "fringe/jones/aperture_array_cuda.h"
-#include "fringe/sim/gpu_unit.h"
 #endif
+#include "fringe/beam_pattern/beam_pattern_grid.h"
+#include "fringe/beam_pattern/beam_pattern_output.h"
+#include "fringe/beam_pattern/beam_pattern_products.h"
 #include "fringe/jones/pointing_file.h"
 #include "fringe/jones/station_jones.h"
-#include "fringe/sim/beam_pattern_grid.h"
-#include "fringe/sim/beam_pattern_output.h"
-#include "fringe/sim/beam_pattern_products.h"
-#include "fringe/sim/simulation_config.h"
 #include "fringe/telescope/element_errors.h"
 #include "fringe/telescope/tm_loader.h"
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -65,28 +64,24 @@ Mode mode_of(const BeamProduct& p) {
 struct StationSet {
   std::vector<astro::Geodetic> sites;                       // per selected station
   std::optional<jones::ApertureArrayModel> aperture_array;  // Aperture array stations
-  std::optional<jones::PointingOverrides> pointing;         // observation/pointing_file
+  std::optional<jones::PointingOverrides> pointing;         // config.pointing_file
   int gpu = -1;  // CUDA device for aperture-array beams in the Equatorial frame (-1: CPU)
 };
 
-// The GPU of a run (beam_pattern.h): simulator/use_gpus with a CUDA build, a visible GPU,
-// aperture-array stations and the Equatorial frame (the CUDA evaluator takes RA/Dec);
-// otherwise the CPU, with one warning when GPUs were asked for.
-int select_beam_gpu(const BeamPatternConfig& config, Logger* logger) {
-  if (!config.use_gpus) return -1;
-  std::vector<int> gpus;
-#ifdef FRINGE_HAVE_CUDA
-  gpus = usable_gpus(config.cuda_device_ids);
-#endif
-  if (gpus.empty() || config.beam.station_type != jones::StationType::ApertureArray ||
+// The GPU of a run (beam_pattern.h): the CUDA evaluator takes aperture-array stations and
+// RA/Dec directions, so other station types and the Horizon frame run on the CPU (one
+// warning when GPUs were asked for); else at most one GPU of config.devices (choose_gpus).
+int select_gpu(const BeamPatternConfig& config, Logger* logger) {
+  if (!config.devices.use_gpus) return -1;
+  if (config.beam.station_type != jones::StationType::ApertureArray ||
       config.frame != BeamFrame::Equatorial) {
     log_warning(logger,
-                "simulator/use_gpus is true but the station beams run on the CPU (the GPU path "
-                "needs a CUDA GPU, aperture-array stations and the Equatorial frame)");
+                "DeviceRequest.use_gpus is true but the station beams run on the CPU (the GPU "
+                "path needs aperture-array stations and the Equatorial frame)");
     return -1;
   }
-  log_info(logger, "aperture-array station beams on GPU " + std::to_string(gpus.front()));
-  return gpus.front();
+  const std::vector<int> gpus = choose_gpus(config.devices, 1, "beam pattern", logger);
+  return gpus.empty() ? -1 : gpus.front();
 }
 
 // Products grouped by what they are computed from: (source, station slot or -1, test source,
@@ -473,14 +468,14 @@ std::vector<std::size_t> selected_stations(const BeamPatternConfig& config,
   if (config.all_stations) {
     for (std::size_t s = 0; s < n; ++s) ids.push_back(s);
     if (ids.empty()) {
-      throw Error::in_setting("beam_pattern/all_stations", "true",
-                              "the telescope model '" + telescope.directory + "' has no stations");
+      throw Error::in_field("BeamPatternConfig.all_stations", "true",
+                            "the telescope model '" + telescope.directory + "' has no stations");
     }
     if (config.outputs.any_cross_power() && ids.size() < 2) {
-      throw Error::in_setting("beam_pattern/all_stations", "true",
-                              "cross-power outputs need at least two stations; the telescope "
-                              "model '" +
-                                  telescope.directory + "' has one");
+      throw Error::in_field("BeamPatternConfig.all_stations", "true",
+                            "cross-power outputs need at least two stations; the telescope "
+                            "model '" +
+                                telescope.directory + "' has one");
     }
     return ids;
   }
@@ -489,10 +484,10 @@ std::vector<std::size_t> selected_stations(const BeamPatternConfig& config,
       std::string list;
       for (std::size_t i : config.station_ids)
         list += (list.empty() ? "" : ",") + std::to_string(i);
-      throw Error::in_setting("beam_pattern/station_ids", list,
-                              "station " + std::to_string(id) + " is not in the telescope model '" +
-                                  telescope.directory + "' (" + std::to_string(n) +
-                                  " stations, indices 0.." + std::to_string(n - 1) + ")");
+      throw Error::in_field("BeamPatternConfig.station_ids", list,
+                            "station " + std::to_string(id) + " is not in the telescope model '" +
+                                telescope.directory + "' (" + std::to_string(n) +
+                                " stations, indices 0.." + std::to_string(n - 1) + ")");
     }
     ids.push_back(id);
   }
@@ -516,7 +511,7 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
     telescope::apply_element_errors(*perturbed, config.element_errors);
   }
   const telescope::TelescopeModel& telescope = perturbed ? *perturbed : telescope_in;
-  check_numerical_patterns(config.beam, telescope);
+  jones::check_numerical_patterns(config.beam, telescope);
   result.station_ids = selected_stations(config, telescope);
   StationSet stations;
   for (std::size_t id : result.station_ids)
@@ -527,7 +522,7 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
   if (!config.pointing_file.empty()) {
     stations.pointing = jones::load_pointing_file(config.pointing_file, telescope);
   }
-  stations.gpu = select_beam_gpu(config, context.logger);
+  stations.gpu = select_gpu(config, context.logger);
 
   BeamGrid grid;
   {
@@ -539,8 +534,8 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
   }
   result.num_pixels = grid.size();
   result.num_chunks = (grid.size() + config.max_pixels_per_chunk - 1) / config.max_pixels_per_chunk;
-  result.num_threads =
-      config.num_threads > 0 ? config.num_threads : std::max(1, cpu_thread_count());
+  const int threads = config.devices.num_devices;
+  result.num_threads = threads > 0 ? threads : std::max(1, cpu_thread_count());
 
   const std::vector<BeamProduct> products = plan_products(config, result.station_ids);
   if (products.empty()) throw Error("sim_beam_pattern: no output product is selected");
@@ -577,7 +572,8 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
                         ? "the beam direction was below the horizon of the stations"
                         : "every pixel or position is below the horizon of every station at "
                           "every time") +
-        " (check observation/start_time_utc, observation/phase_centre_* and the telescope's "
+        " (check ObservationConfig.start_mjd_utc, ObservationConfig.phase_centre_ra, "
+        "ObservationConfig.phase_centre_dec and the telescope's "
         "location)";
     if (context.strict) throw Error(message + " (an error under --strict); no file was written");
     log_warning(context.logger, "****************************************************************");
@@ -600,4 +596,4 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
   return result;
 }
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

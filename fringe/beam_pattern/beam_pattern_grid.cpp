@@ -1,4 +1,4 @@
-#include "fringe/sim/beam_pattern_grid.h"
+#include "fringe/beam_pattern/beam_pattern_grid.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -12,7 +12,7 @@
 #include "fringe/core/error.h"
 #include "fringe/sky/sky_text_reader.h"
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
@@ -146,4 +146,4 @@ std::vector<io::FitsKeyword> frame_keywords(const BeamGrid& g) {
           {"OBSDEC", g.dec0 / kDeg, "phase centre Dec [deg]"}};
 }
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

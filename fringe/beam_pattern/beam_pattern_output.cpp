@@ -1,4 +1,4 @@
-#include "fringe/sim/beam_pattern_output.h"
+#include "fringe/beam_pattern/beam_pattern_output.h"
 
 #include <cmath>
 #include <cstdio>
@@ -15,7 +15,7 @@
 #include "fringe/core/output_guard.h"
 #include "fringe/io/fits/fits_image_writer.h"
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 namespace {
 
 namespace fs = std::filesystem;
@@ -54,7 +54,7 @@ std::vector<io::FitsAxis> spectral_time_axes(const BeamProduct& p, const OutputC
     f.crval = o.channel_frequency_hz(0) + 0.5 * (o.num_channels - 1) * o.frequency_inc_hz;
     f.cdelt = o.frequency_inc_hz > 0.0 ? o.num_channels * o.frequency_inc_hz : 1.0;
   }
-  const double start_s = o.start_mjd_utc * astro::kSecondsPerDay;
+  const double start_s = o.start_mjd_utc * kSecondsPerDay;
   io::FitsAxis t{out_times(p, ctx),
                  "UTC",
                  start_s + 0.5 * o.interval_sec(),
@@ -331,4 +331,4 @@ std::unique_ptr<ProductWriter> open_product_writer(const BeamProduct& product,
   return std::make_unique<TextProductWriter>(product, context);
 }
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

@@ -31,11 +31,11 @@
 #include <string>
 #include <vector>
 
+#include "fringe/beam_pattern/beam_pattern_config.h"
 #include "fringe/core/log.h"
 #include "fringe/io/fits/fits_image_writer.h"
-#include "fringe/sim/beam_pattern_config.h"
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 
 struct BeamGrid {
   BeamFrame frame = BeamFrame::Equatorial;
@@ -68,4 +68,4 @@ BeamGrid read_sky_model_grid(const std::string& path, BeamFrame frame, Logger* l
 std::vector<io::FitsAxis> image_axes(const BeamGrid& grid);
 std::vector<io::FitsKeyword> frame_keywords(const BeamGrid& grid);
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

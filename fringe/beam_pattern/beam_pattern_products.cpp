@@ -1,9 +1,9 @@
-#include "fringe/sim/beam_pattern_products.h"
+#include "fringe/beam_pattern/beam_pattern_products.h"
 
 #include <cmath>
 #include <cstdio>
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 namespace {
 
 struct Averaging {
@@ -217,4 +217,4 @@ double complex_value(Complex<double> z, ProductValue value) {
   }
 }
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

@@ -38,12 +38,12 @@
 #include <string>
 #include <vector>
 
+#include "fringe/beam_pattern/beam_pattern_config.h"
+#include "fringe/beam_pattern/beam_pattern_grid.h"
+#include "fringe/beam_pattern/beam_pattern_products.h"
 #include "fringe/core/output_guard.h"
-#include "fringe/sim/beam_pattern_config.h"
-#include "fringe/sim/beam_pattern_grid.h"
-#include "fringe/sim/beam_pattern_products.h"
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 
 struct OutputContext {
   const BeamPatternConfig* config = nullptr;
@@ -76,4 +76,4 @@ OutputTarget product_output_target(const std::string& key, const BeamProduct& pr
 std::unique_ptr<ProductWriter> open_product_writer(const BeamProduct& product,
                                                    const OutputContext& context);
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

@@ -1,4 +1,5 @@
-// sim/beam_pattern: settings -> BeamPatternConfig (units, words, refusals naming the key) and
+// beam_pattern: settings -> BeamPatternConfig (units, words, refusals naming the key;
+// app/beam_pattern_settings.h) and
 // the whole CPU pipeline, read back from the FITS and text files it writes. Truth from
 // outside the pipeline: the WCS read from each file gives the pixel's direction cosines
 // (SIN: l = -CDELT1 (i - CRPIX1) in rad, m = CDELT2 (j - CRPIX2)); an isotropic station
@@ -18,15 +19,17 @@
 #include <string>
 #include <vector>
 
+#include "fringe/app/beam_pattern_settings.h"
+#include "fringe/app/field_keys.h"
 #include "fringe/astro/horizontal.h"
 #include "fringe/astro/time.h"
+#include "fringe/beam_pattern/beam_pattern.h"
+#include "fringe/beam_pattern/beam_pattern_config.h"
+#include "fringe/beam_pattern/beam_pattern_products.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/settings.h"
-#include "fringe/sim/beam_pattern.h"
-#include "fringe/sim/beam_pattern_config.h"
-#include "fringe/sim/beam_pattern_products.h"
 #include "fringe/telescope/tm_loader.h"
 
 namespace {
@@ -34,7 +37,8 @@ namespace {
 namespace fs = std::filesystem;
 using fringe::settings::Schema;
 using fringe::settings::Settings;
-using namespace fringe::sim;
+using namespace fringe::beam_pattern;
+using fringe::app::beam_pattern_config;
 constexpr double kPi = std::numbers::pi;
 constexpr double kDeg = kPi / 180.0;
 
@@ -172,8 +176,8 @@ TEST(BeamPatternConfig, DefaultsAndUnits) {
   s.reset("beam_pattern/beam_image/size");
   const BeamPatternConfig c = beam_pattern_config(s);
   EXPECT_EQ(c.precision, fringe::Precision::Double);
-  EXPECT_FALSE(c.use_gpus);
-  EXPECT_EQ(c.num_threads, 2);
+  EXPECT_FALSE(c.devices.use_gpus);
+  EXPECT_EQ(c.devices.num_devices, 2);
   EXPECT_EQ(c.max_pixels_per_chunk, 16384u);
   EXPECT_EQ(c.pol_mode, PolarisationMode::Full);
   EXPECT_EQ(c.beam.station_type, fringe::jones::StationType::Isotropic);
@@ -346,6 +350,7 @@ TEST(BeamPatternConfig, RefusalsThatNeedSeveralKeys) {
   }
 }
 
+// The pipeline names the config field; the app's map gives the user the key.
 TEST(BeamPatternConfig, StationIndicesCheckedAgainstTheTelescope) {
   Settings s = base_settings((fs::path(out_dir()) / "bp").string());
   s.set("beam_pattern/station_ids", "1,4");
@@ -353,10 +358,13 @@ TEST(BeamPatternConfig, StationIndicesCheckedAgainstTheTelescope) {
     run(s);
     FAIL() << "no error";
   } catch (const fringe::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("setting 'beam_pattern/station_ids' = '1,4': station 4 "
-                                         "is not in the telescope model"),
+    EXPECT_EQ(e.context().field, "BeamPatternConfig.station_ids");
+    const fringe::Error keyed = fringe::app::with_keys(e, fringe::app::beam_pattern_field_keys());
+    EXPECT_NE(std::string(keyed.what())
+                  .find("setting 'beam_pattern/station_ids' = '1,4': "
+                        "station 4 is not in the telescope model"),
               std::string::npos)
-        << e.what();
+        << keyed.what();
   }
 }
 

@@ -14,11 +14,13 @@
 //          station pairs, via suffix sums: sum_{p<q} J_p B J_q^H = sum_p J_p B (sum_{q>p} J_q)^H)
 //       -> written at once (separate) or accumulated and written when an average is complete.
 // Beam direction: the phase centre (Tracking); each station's zenith (Drift scan, Horizon
-// frame only); observation/pointing_file overrides per station and tile
-// (jones/pointing_file.h). Normalisation: telescope/normalise_beams_at_phase_centre
+// frame only); the pointing file (config.pointing_file) overrides per station and tile
+// (jones/pointing_file.h). Normalisation: StationBeamConfig.normalise_at_phase_centre
 // (station_jones.h). Aperture-array stations: jones/aperture_array.h, with the element error
 // overrides applied to a copy of the telescope model first (telescope/element_errors.h).
-// OpenMP threads: config.num_threads (0 = all cores), restored afterwards.
+// OpenMP threads: config.devices.num_devices (0 = all cores), restored afterwards.
+// GPU: aperture-array beams in the Equatorial frame on at most one GPU of config.devices
+// (core choose_gpus); everything else on the CPU.
 // Units: radians, Hz, seconds; MJD(UTC) days for times.
 #pragma once
 
@@ -26,13 +28,13 @@
 #include <string>
 #include <vector>
 
+#include "fringe/beam_pattern/beam_pattern_config.h"
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
 #include "fringe/core/timer.h"
-#include "fringe/sim/beam_pattern_config.h"
 #include "fringe/telescope/telescope_model.h"
 
-namespace fringe::sim {
+namespace fringe::beam_pattern {
 
 struct BeamPatternContext {
   Logger* logger = nullptr;                 // nullable
@@ -54,7 +56,7 @@ struct BeamPatternResult {
 };
 
 // The telescope indices the config selects (all, or station_ids checked against the model):
-// fringe::Error::in_setting naming beam_pattern/station_ids (or all_stations) otherwise.
+// fringe::Error naming BeamPatternConfig.station_ids (or all_stations) otherwise.
 std::vector<std::size_t> selected_stations(const BeamPatternConfig& config,
                                            const telescope::TelescopeModel& telescope);
 
@@ -65,9 +67,9 @@ telescope::TelescopeModel load_beam_pattern_telescope(const BeamPatternConfig& c
 // Runs the pipeline and writes every product; errors throw fringe::Error and leave no
 // output file (each is renamed from its temporary name only after all are complete).
 // Aperture-array models with numerical element pattern files are refused
-// (check_numerical_patterns, simulation_config.h).
+// (jones/numerical_patterns.h).
 BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
                                    const telescope::TelescopeModel& telescope,
                                    const BeamPatternContext& context);
 
-}  // namespace fringe::sim
+}  // namespace fringe::beam_pattern

@@ -1,5 +1,6 @@
-// Typed observation parameters, filled from the `observation/...` settings keys by
-// sim/settings_to_config.h. Units: radians, Hz, seconds, MJD(UTC) days.
+// The observation of a simulation or beam-pattern run: phase centre, frequency channels and
+// dump times (filled from the settings by the app layer, app/settings_to_config.h). Units:
+// radians, Hz, seconds, MJD(UTC) days.
 // Conventions (docs/conventions.md, "Time"): channel c is centred at
 // start_frequency + c * frequency_inc; time step i is centred at start_mjd + (i + 1/2) * interval,
 // interval = length / num_time_steps.
@@ -7,13 +8,13 @@
 
 #include <string>
 
-namespace fringe::sim {
+namespace fringe::astro {
 
 enum class ObservationMode { Tracking, DriftScan };
 
 struct ObservationConfig {
   ObservationMode mode = ObservationMode::Tracking;
-  double phase_centre_ra = 0.0;   // rad (first value of observation/phase_centre_ra_deg)
+  double phase_centre_ra = 0.0;   // rad
   double phase_centre_dec = 0.0;  // rad
   double start_frequency_hz = 0.0;
   int num_channels = 1;
@@ -21,7 +22,7 @@ struct ObservationConfig {
   double start_mjd_utc = 0.0;  // days
   double length_sec = 0.0;
   int num_time_steps = 1;
-  std::string start_time_text;  // as written in the settings file
+  std::string start_time_text;  // as the user wrote it (for logs)
 
   double interval_sec() const { return length_sec / num_time_steps; }
   double channel_frequency_hz(int c) const { return start_frequency_hz + c * frequency_inc_hz; }
@@ -31,4 +32,4 @@ struct ObservationConfig {
   }
 };
 
-}  // namespace fringe::sim
+}  // namespace fringe::astro
