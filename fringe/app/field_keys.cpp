@@ -43,9 +43,18 @@ Error with_keys(const Error& e, const FieldKeys& keys) {
     if (it != keys.end()) {
       c.key = it->second;
       c.field.clear();
+    } else if (c.field.find('/') != std::string::npos) {
+      c.key = c.field;  // already a settings key (the app layer names outputs by key)
+      c.field.clear();
     }
   }
   return Error(fields_to_keys(e.message(), keys), std::move(c));
+}
+
+FieldKeys merge(const FieldKeys& a, const FieldKeys& b) {
+  FieldKeys out = a;
+  out.insert(b.begin(), b.end());
+  return out;
 }
 
 void rewrite_fields(Logger* logger, const FieldKeys* keys) {

@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
+#include "fringe/settings/app_cli.h"
 
 namespace fringe {
 class Logger;
@@ -21,15 +23,19 @@ namespace fringe::app {
 // "Struct.member" -> "group/key" for one app.
 using FieldKeys = std::map<std::string, std::string, std::less<>>;
 
-// The maps of the four apps (field_keys_<app>.cpp). The beam-pattern map includes the station
-// beam fields of the simulator's, as both read the same telescope keys.
+// The maps of the four apps (field_keys_<app>.cpp). The simulator and beam-pattern maps
+// include station_beam_field_keys(), as both read the same telescope keys.
 const FieldKeys& simulator_field_keys();
 const FieldKeys& beam_pattern_field_keys();
 const FieldKeys& imager_field_keys();
 const FieldKeys& calibrate_field_keys();
-// The station-beam fields (jones::StationBeamConfig), merged into the simulator and beam-pattern
-// maps.
+// jones::StationBeamConfig's fields and their telescope/... keys (field_keys_station_beam.cpp).
 const FieldKeys& station_beam_field_keys();
+// The observation/... keys of astro::ObservationConfig, shared by both simulator apps.
+const FieldKeys& observation_field_keys();
+
+// a and b in one map (a's key wins where both name a field).
+FieldKeys merge(const FieldKeys& a, const FieldKeys& b);
 
 // Every "Struct.member" of `keys` in text replaced by its key (longest names first, so
 // "A.b_c" is not taken for "A.b").
@@ -38,7 +44,8 @@ std::string fields_to_keys(std::string_view text, const FieldKeys& keys);
 // e with its field turned into the key and its message rewritten; e itself when nothing maps.
 Error with_keys(const Error& e, const FieldKeys& keys);
 
-// Runs f; a fringe::Error it throws is rethrown through with_keys, and the logger (may be null)
+// Runs f; a fringe::Error it throws is rethrown through with_keys (an InputError as an
+// InputError, so the exit code stays; a cancellation untouched), and the logger (may be null)
 // rewrites fields in its messages for the duration.
 template <typename F>
 decltype(auto) with_setting_keys(const FieldKeys& keys, Logger* logger, F&& f);
@@ -55,6 +62,10 @@ decltype(auto) with_setting_keys(const FieldKeys& keys, Logger* logger, F&& f) {
   rewrite_fields(logger, &keys);
   try {
     return std::forward<F>(f)();
+  } catch (const interrupt::Cancelled&) {
+    throw;
+  } catch (const settings::InputError& e) {
+    throw settings::InputError(with_keys(e, keys));
   } catch (const Error& e) {
     throw with_keys(e, keys);
   }

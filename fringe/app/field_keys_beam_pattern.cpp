@@ -5,11 +5,21 @@
 namespace fringe::app {
 
 const FieldKeys& beam_pattern_field_keys() {
-  static const FieldKeys keys = {
-      {"DeviceRequest.cuda_device_ids", "simulator/cuda_device_ids"},
-      {"DeviceRequest.num_devices", "simulator/num_devices"},
-      {"DeviceRequest.use_gpus", "simulator/use_gpus"},
-  };
+  static const FieldKeys keys =
+      merge(merge(
+                {
+                    {"DeviceRequest.cuda_device_ids", "simulator/cuda_device_ids"},
+                    {"DeviceRequest.num_devices", "simulator/num_devices"},
+                    {"DeviceRequest.use_gpus", "simulator/use_gpus"},
+                    {"BeamPatternConfig.all_stations", "beam_pattern/all_stations"},
+                    {"BeamPatternConfig.station_ids", "beam_pattern/station_ids"},
+                    {"BeamImageConfig.width", "beam_pattern/beam_image/size"},
+                    {"BeamPatternConfig.pointing_file", "observation/pointing_file"},
+                    {"StationBeamConfig.normalise_at_phase_centre",
+                     "telescope/normalise_beams_at_phase_centre"},
+                },
+                observation_field_keys()),
+            station_beam_field_keys());
   return keys;
 }
 

@@ -1,10 +1,8 @@
-// GainCorruptionConfig: the typed interferometer/gain_corruption/... settings (radians,
-// seconds; docs/calibration.md). Read by gain_corruption_config() in settings_to_config.cpp.
+// GainCorruptionConfig: known station gains applied to a simulation (radians, seconds;
+// docs/calibration.md). The app layer fills it from the settings (app/settings_to_config.h).
 #pragma once
 
 #include <cstdint>
-
-#include "fringe/settings/settings.h"
 
 namespace fringe::sim {
 
@@ -21,7 +19,5 @@ struct GainCorruptionConfig {
   double correlation_time_sec = 600;                // Gauss-Markov correlation time T
   double delay_std_sec = 0;                         // per-station, per-polarisation delay
 };
-
-GainCorruptionConfig gain_corruption_config(const settings::Settings& s);
 
 }  // namespace fringe::sim

@@ -1,8 +1,7 @@
-// SimulationConfig: every setting the interferometer pipeline (sim/interferometer.h) needs,
-// typed and in SI units, filled in one place from the `simulator/...`, `observation/...`,
-// `sky/...` (flux filter, horizon clip, failed Gaussians), `telescope/...` (station beam) and
-// `interferometer/...` keys of settings/sim_interferometer.xml. Radians, Hz, seconds, metres.
-// Settings that fringe cannot run yet raise fringe::Error::in_setting(... "not supported yet").
+// SimulationConfig: everything the interferometer pipeline (sim/interferometer.h) needs, typed
+// and in SI units: radians, Hz, seconds, metres. The app layer fills it from the settings of
+// sim_interferometer (app/simulation_settings.h); this module reads no settings. Errors of
+// the pipeline name fields as "Struct.member" (e.g. NoiseConfig.rms).
 #pragma once
 
 #include <cstddef>
@@ -11,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "fringe/astro/observation.h"
 #include "fringe/core/device.h"
 #include "fringe/core/precision.h"
+#include "fringe/jones/polarisation_mode.h"
 #include "fringe/jones/station_beam_config.h"
-#include "fringe/settings/settings.h"
 #include "fringe/sim/corruption_config.h"
-#include "fringe/sim/observation_config.h"
 #include "fringe/sky/sky_config.h"
 #include "fringe/telescope/element_errors.h"
 #include "fringe/telescope/telescope_model.h"
@@ -24,11 +23,17 @@
 
 namespace fringe::sim {
 
-enum class PolarisationMode { Full, Scalar };
+using astro::ObservationConfig;
+using astro::ObservationMode;
+using jones::PolarisationMode;
 
 // interferometer/noise/... (docs/settings.md; docs/conventions.md, "System noise").
 enum class NoiseFreqSource { TelescopeModel, ObservationSettings, DataFile, Range };
 enum class NoiseRmsSource { TelescopeModel, DataFile, Range };
+
+// The largest noise RMS (docs/reliability/sim.md): 1e9 Jy per visibility, far above any
+// real system noise, and far below what overflows complex float DATA (3.4e38).
+inline constexpr double kMaxNoiseRmsJy = 1e9;
 
 struct NoiseConfig {
   bool enable = false;
@@ -46,8 +51,9 @@ struct NoiseConfig {
 // model (noise_frequencies.txt), the observation's channel centres, a data file or a Range;
 // RMS from the model (rms.txt, per station), a data file or a Range (start..end linear over
 // the frequency list; start alone when there is one frequency); the same RMS for every
-// station except with the telescope model. Throws fringe::Error naming the setting or file
-// when a list is missing, empty, of the wrong length or has negative RMS.
+// station except with the telescope model. Throws fringe::Error naming the field
+// (NoiseConfig.freq, rms, rms_file) or the file when a list is missing, empty, of the wrong
+// length or has RMS values outside [0, kMaxNoiseRmsJy].
 vis::NoiseTable noise_table(const NoiseConfig& noise, const ObservationConfig& observation,
                             const telescope::TelescopeModel& tel);
 
@@ -95,27 +101,5 @@ struct SimulationConfig {
   int channels_per_block() const;
   int times_per_block() const;
 };
-
-// Reads and checks every key above. Throws fringe::Error::in_setting for unsupported values
-// (Aperture array and VLA (PBCOR) stations, Drift scan mode) and
-// invalid ones (beam widths, no ms_filename).
-SimulationConfig simulation_config(const settings::Settings& s);
-
-// The typed beam settings (telescope/station_type, normalise_beams_at_phase_centre,
-// allow_station_beam_duplication, gaussian_beam/..., aperture_array/array_pattern/{enable,
-// normalise}, aperture_array/element_pattern/...), validated (jones::validate) with errors
-// naming the settings key.
-jones::StationBeamConfig station_beam_config(const settings::Settings& s);
-
-// The element error overrides telescope/aperture_array/array_pattern/element/* (degrees ->
-// radians; seeds: 'time' = wall clock), for telescope::apply_element_errors.
-telescope::ElementErrorConfig element_error_config(const settings::Settings& s);
-
-// Aperture-array stations with element_pattern/enable_numerical = true whose telescope model
-// holds numerical element pattern files (spherical-wave text files, HARP or FEKO data): those
-// are not supported yet, so instead of silently using the functional pattern this throws
-// fringe::Error::in_setting naming the key and the first such file.
-void check_numerical_patterns(const jones::StationBeamConfig& beam,
-                              const telescope::TelescopeModel& tel);
 
 }  // namespace fringe::sim

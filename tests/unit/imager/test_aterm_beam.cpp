@@ -30,7 +30,9 @@
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/schema.h"
 #include "fringe/settings/settings.h"
-#include "fringe/sim/imager_settings.h"
+#include "fringe/app/field_keys.h"
+#include "fringe/app/imager_settings.h"
+#include "fringe/app/settings_to_config.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sky/sky_model.h"
@@ -61,7 +63,7 @@ fs::path out_dir() {
 
 Settings imager_settings() {
   return Settings(Schema::load(
-      fringe::sim::imager_schema_files(fringe::settings::embedded_schemas()), "imager.xml"));
+      fringe::app::imager_schema_files(fringe::settings::embedded_schemas()), "imager.xml"));
 }
 
 // The imager's settings for `ms`, with or without station-beam A-terms.
@@ -97,9 +99,9 @@ fringe::sim::SimulationConfig sim_config(const Settings& s, const std::string& m
   c.pol_mode = s.get_option("telescope/pol_mode") == "Scalar"
                    ? fringe::sim::PolarisationMode::Scalar
                    : fringe::sim::PolarisationMode::Full;
-  c.beam = fringe::sim::station_beam_config(s);  // the beam the imager reads too
-  c.use_gpus = false;
-  c.num_threads = 1;
+  c.beam = fringe::app::station_beam_config(s);  // the beam the imager reads too
+  c.devices.use_gpus = false;
+  c.devices.num_devices = 1;  // one CPU thread
   c.ms_path = ms;
   return c;
 }
@@ -161,7 +163,7 @@ double apparent_flux(const Settings& s) {
 }
 
 std::vector<double> image(const Settings& s, const std::string& product = "I") {
-  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  const fringe::imager::ImagerConfig cfg = fringe::app::imager_config(s);
   fringe::imager::run(cfg);
   return fringe::imager::read_model_image(cfg.root_path + "_" + product + ".fits", kSize,
                                           cfg.cell_rad);
@@ -201,7 +203,7 @@ TEST(ATermBeam, FullJonesStokesImagesHaveTheTrueFlux) {
   // Four products: A-terms are the full Jones J = E R (parallactic rotation included).
   Settings s =
       settings_for(gaussian_ms(), (out_dir() / "stokes").string(), true, "Stokes (I,Q,U,V)");
-  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  const fringe::imager::ImagerConfig cfg = fringe::app::imager_config(s);
   fringe::imager::run(cfg);
   auto read = [&](const char* p) {
     return fringe::imager::read_model_image(cfg.root_path + "_" + p + ".fits", kSize, cfg.cell_rad);
@@ -227,7 +229,7 @@ TEST(ATermBeam, EllipticalFeedBeamsStokesIHasTheTrueFlux) {
   s.set("telescope/gaussian_beam/y_angle_deg", "-20");
   const std::string ms = simulate(s, "elliptical.ms");
   s.set("image/input_vis_data", ms);
-  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  const fringe::imager::ImagerConfig cfg = fringe::app::imager_config(s);
   fringe::imager::run(cfg);
   const double with =
       at_source(fringe::imager::read_model_image(cfg.root_path + "_I.fits", kSize, cfg.cell_rad));
@@ -249,7 +251,7 @@ double predict_vs_data(const std::string& ms, bool aterms) {
   cube.cell_rad = kCellArcsec * kArcsec;
   cube.centre_rad = {kRa0, kDec0};
   cube.freq_hz = {1.4e9};
-  cube.double_precision = true;
+  cube.precision = fringe::Precision::Double;
   cube.bunit = "JY/PIXEL";
   cube.pixels.assign(std::size_t(kSize) * kSize, 0.0);
   cube.pixels[std::size_t(kSize / 2 + kDy) * kSize + kSize / 2 + kDx] = 1.0;
@@ -258,7 +260,7 @@ double predict_vs_data(const std::string& ms, bool aterms) {
           .string();
   fringe::imager::write_image_cube(model, cube);
   s.set("image/model_image", model);
-  fringe::imager::run(fringe::sim::imager_config(s));
+  fringe::imager::run(fringe::app::imager_config(s));
   const fringe::io::MsReader r(ms);
   const auto data = r.read_data(0, fringe::io::MsReader::kAllRows, "DATA");
   const auto pred = r.read_data(0, fringe::io::MsReader::kAllRows, "MODEL_DATA");
@@ -322,9 +324,9 @@ TEST(ATermBeam, ApertureArrayBeamsPredictTheSimulatedVisibilities) {
   c.observation.length_sec = 1200;
   c.observation.num_time_steps = 4;
   c.pol_mode = fringe::sim::PolarisationMode::Scalar;
-  c.beam = fringe::sim::station_beam_config(s);
-  c.use_gpus = false;
-  c.num_threads = 1;
+  c.beam = fringe::app::station_beam_config(s);
+  c.devices.use_gpus = false;
+  c.devices.num_devices = 1;  // one CPU thread
   c.ms_path = ms;
   fs::remove_all(ms);
   fringe::sky::SkyModel sky;
@@ -341,7 +343,7 @@ TEST(ATermBeam, ApertureArrayBeamsPredictTheSimulatedVisibilities) {
   cube.cell_rad = cell_arcsec * kArcsec;
   cube.centre_rad = {ra0, dec0};
   cube.freq_hz = {100e6};
-  cube.double_precision = true;
+  cube.precision = fringe::Precision::Double;
   cube.bunit = "JY/PIXEL";
   cube.pixels.assign(std::size_t(size) * size, 0.0);
   cube.pixels[std::size_t(size / 2 + dy) * size + size / 2 + dx] = 1.0;
@@ -352,7 +354,7 @@ TEST(ATermBeam, ApertureArrayBeamsPredictTheSimulatedVisibilities) {
   double lo = 1e30, peak = 0;
   auto predict = [&](bool aterms) {
     s.set("image/idg/aterms", aterms ? "Station beams" : "None");
-    fringe::imager::run(fringe::sim::imager_config(s));
+    fringe::imager::run(fringe::app::imager_config(s));
     const fringe::io::MsReader r(ms);
     const std::size_t npol = r.corr_types().size();
     const auto data = r.read_data(0, fringe::io::MsReader::kAllRows, "DATA");
@@ -412,7 +414,7 @@ TEST(ATermBeam, GpuMatchesCpu) {
   Settings s = settings_for(gaussian_ms(), (out_dir() / "gpu").string(), true, "Stokes (I,Q,U,V)");
   s.set("image/double_precision", "true");
   s.set("image/use_gpus", "true");
-  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  const fringe::imager::ImagerConfig cfg = fringe::app::imager_config(s);
   const auto r = fringe::imager::run(cfg);
   EXPECT_NE(r.device.find("GPU"), std::string::npos) << r.device;
   const std::vector<double> gpu =
@@ -445,7 +447,7 @@ TEST(ATermBeam, StationBeamsWithoutATelescopeModelNameTheKey) {
   for (const auto& p : s.validate()) EXPECT_NE(p.key, "telescope/input_directory") << p.text();
   s.set("image/idg/aterms", "Station beams");
   try {
-    fringe::sim::imager_config(s);
+    fringe::app::imager_config(s);
     FAIL() << "expected an error";
   } catch (const fringe::Error& e) {
     EXPECT_EQ(e.context().key, "image/idg/aterms");
@@ -462,7 +464,7 @@ TEST(ATermBeam, SimInterferometerImagingReadsItsTelescopeGroup) {
   s.set("telescope/gaussian_beam/fwhm_deg", "0.25");
   s.set("telescope/pol_mode", "Scalar");
   s.set("image/idg/aterms", "Station beams");
-  const fringe::imager::ImagerConfig c = fringe::sim::imager_config(s, "sim.ms");
+  const fringe::imager::ImagerConfig c = fringe::app::imager_config(s, "sim.ms");
   EXPECT_EQ(c.idg.aterms.mode, fringe::imager::ATermMode::StationBeams);
   ASSERT_TRUE(c.idg.aterms.telescope);
   EXPECT_EQ(c.idg.aterms.telescope->num_stations(), 27u);
@@ -470,7 +472,7 @@ TEST(ATermBeam, SimInterferometerImagingReadsItsTelescopeGroup) {
   EXPECT_NEAR(c.idg.aterms.beam.gaussian.fwhm_rad, 0.25 * kDeg, 1e-15);
   EXPECT_FALSE(c.idg.aterms.full_polarisation);
   s.set("image/idg/aterms", "None");
-  EXPECT_EQ(fringe::sim::imager_config(s, "sim.ms").idg.aterms.mode,
+  EXPECT_EQ(fringe::app::imager_config(s, "sim.ms").idg.aterms.mode,
             fringe::imager::ATermMode::None);
 }
 
@@ -479,13 +481,17 @@ TEST(ATermBeam, ATelescopeModelWithTooFewStationsIsRefused) {
   Settings s = settings_for(gaussian_ms(), (out_dir() / "few").string(), true);
   s.set("telescope/input_directory",
         std::string(FRINGE_SOURCE_DIR) + "/telescope-models/ska-low-aa0.5.tm");
-  const fringe::imager::ImagerConfig cfg = fringe::sim::imager_config(s);
+  const fringe::imager::ImagerConfig cfg = fringe::app::imager_config(s);
   try {
     fringe::imager::run(cfg);
     FAIL() << "expected an error";
   } catch (const fringe::Error& e) {
-    EXPECT_NE(e.message().find("image/idg/aterms"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("ATermConfig.mode"), std::string::npos) << e.message();
     EXPECT_NE(e.message().find("4 stations"), std::string::npos) << e.message();
+    // The imager app shows the key.
+    const std::string shown =
+        fringe::app::with_keys(e, fringe::app::imager_field_keys()).message();
+    EXPECT_NE(shown.find("image/idg/aterms"), std::string::npos) << shown;
   }
 }
 

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "fringe/app/settings_to_config.h"
+#include "fringe/app/simulation_settings.h"
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
 #include "fringe/core/log.h"
@@ -20,8 +22,6 @@
 #include "fringe/settings/settings.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/run_estimate.h"
-#include "fringe/sim/run_files.h"
-#include "fringe/sim/settings_to_config.h"
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sim/vis_check.h"
 #include "fringe/sky/sky_model.h"
@@ -53,8 +53,8 @@ std::string error_with(const std::string& key, const std::string& value) {
   s.set("interferometer/gain_corruption/enable", "true");
   s.set(key, value);
   try {
-    (void)fringe::sim::observation_config(s);
-    (void)fringe::sim::gain_corruption_config(s);
+    (void)fringe::app::observation_config(s);
+    (void)fringe::app::gain_corruption_config(s);
   } catch (const fringe::Error& e) {
     return e.what();
   }
@@ -92,7 +92,7 @@ TEST(SimSafety, ElementErrorSettingsAreRangeChecked) {
     Settings s = observation_settings();
     s.set(k + key, value);
     try {
-      (void)fringe::sim::element_error_config(s);
+      (void)fringe::app::element_error_config(s);
     } catch (const fringe::Error& e) {
       return e.what();
     }
@@ -278,7 +278,7 @@ TEST(SimSafety, OutputsAreCheckedBeforeAnyWork) {
   fs::create_directories(c.ms_path);
   std::ofstream(c.ms_path + "/thesis.tex") << "years of work\n";
   Settings s = observation_settings();
-  const auto outputs = fringe::sim::interferometer_outputs(c, s, nullptr, nullptr);
+  const auto outputs = fringe::app::interferometer_outputs(c, s, nullptr, nullptr);
   ASSERT_EQ(outputs.size(), 3u);  // MS, true gains table and CSV
   EXPECT_EQ(outputs[1].path, c.ms_path + ".true_gains");
   try {

@@ -11,7 +11,7 @@
 #include "fringe/sky/sky_model.h"
 #include "fringe/telescope/telescope_model.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 
 // `strict` turns malformed sky lines into errors. Warnings go to the logger.
 sky::SkyModel load_sky(const settings::Settings& s, Logger& logger, bool strict);
@@ -20,4 +20,4 @@ telescope::TelescopeModel load_telescope(const settings::Settings& s, Logger& lo
 // "3 sources (1 Gaussian), Stokes I 0.5 .. 3 Jy (total 4.5 Jy)".
 std::string sky_summary(const sky::SkyModel& sky);
 
-}  // namespace fringe::sim
+}  // namespace fringe::app

@@ -1,15 +1,14 @@
-// sim/simulation_config: settings keys -> SimulationConfig (units, words, refusals).
+// app/simulation_settings: settings keys -> SimulationConfig (units, words, refusals).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 #include <string>
 
+#include "fringe/app/simulation_settings.h"
 #include "fringe/core/error.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/settings.h"
-#include "fringe/sim/gpu_unit.h"
-#include "fringe/sim/simulation_config.h"
 
 namespace {
 
@@ -33,7 +32,7 @@ Settings valid_settings() {
 
 std::string error_of(const Settings& s) {
   try {
-    fringe::sim::simulation_config(s);
+    fringe::app::simulation_config(s);
   } catch (const fringe::Error& e) {
     return e.what();
   }
@@ -45,7 +44,7 @@ TEST(SimulationConfig, DefaultsAndUnits) {
   s.set("interferometer/correlation_type", "Both");
   s.set("interferometer/uv_filter_max", "1000");
   s.set("interferometer/uv_filter_units", "Metres");
-  const auto c = fringe::sim::simulation_config(s);
+  const auto c = fringe::app::simulation_config(s);
   EXPECT_EQ(c.precision, fringe::Precision::Double);
   EXPECT_EQ(c.devices.num_devices, 0);  // auto
   EXPECT_EQ(c.max_sources_per_chunk, 16384u);
@@ -70,7 +69,7 @@ TEST(SimulationConfig, ExplicitValues) {
   s.set("interferometer/max_time_samples_per_block", "2");
   s.set("telescope/pol_mode", "Scalar");
   s.set("interferometer/correlation_type", "Auto-correlations");
-  const auto c = fringe::sim::simulation_config(s);
+  const auto c = fringe::app::simulation_config(s);
   EXPECT_EQ(c.precision, fringe::Precision::Single);
   EXPECT_EQ(c.devices.num_devices, 3);
   EXPECT_EQ(c.channels_per_block(), 5);
@@ -103,19 +102,3 @@ TEST(SimulationConfig, RefusesWhatCannotRunYet) {
 }
 
 }  // namespace
-
-// The GPU chunk limit (sim/gpu_unit.h): 512 MiB of predict scratch reserved, then per source
-// stations x Jones plus 1536 bytes of kept and cached source arrays.
-TEST(GpuMemory, ChunkLimitFromTheBudget) {
-  const std::size_t mib = std::size_t(1) << 20;
-  const std::size_t per_full_double = 512 * 64 + 1536;  // Jones<double>: 8 doubles
-  EXPECT_EQ(fringe::sim::gpu_max_chunk_sources(1024 * mib + 512 * mib, 512, true, true),
-            1024 * mib / per_full_double);
-  EXPECT_EQ(fringe::sim::gpu_max_chunk_sources(1024 * mib + 512 * mib, 512, false, false),
-            1024 * mib / (512 * 8 + 1536));
-  EXPECT_EQ(fringe::sim::gpu_max_chunk_sources(100 * mib, 512, true, true), 1u);  // never 0
-  EXPECT_GT(fringe::sim::gpu_max_chunk_sources(80000 * mib, 512, true, true), 16384u);
-  // A block of 4 times x 130816 baselines x 4 pols in double: two copies of 16-byte values.
-  EXPECT_EQ(fringe::sim::gpu_block_bytes(4 * 130816 * 4, true), 2u * 4 * 130816 * 4 * 16);
-  EXPECT_EQ(fringe::sim::gpu_block_bytes(10, false), 160u);
-}

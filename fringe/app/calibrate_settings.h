@@ -8,11 +8,11 @@
 #include "fringe/calibrate/calibrate_ms.h"
 #include "fringe/settings/settings.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 
 // calibrate/input_ms empty: `default_ms` when given (sim_interferometer: the Measurement Set it
 // writes), else an error naming the key.
 calibrate::CalibrateMsConfig calibrate_config(const settings::Settings& s,
                                               const std::string& default_ms = "");
 
-}  // namespace fringe::sim
+}  // namespace fringe::app

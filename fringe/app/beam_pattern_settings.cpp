@@ -1,4 +1,4 @@
-#include "fringe/sim/beam_pattern_config.h"
+#include "fringe/app/beam_pattern_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,12 +6,15 @@
 #include <sstream>
 #include <string>
 
+#include "fringe/app/settings_to_config.h"
+#include "fringe/app/simulation_settings.h"
+#include "fringe/beam_pattern/beam_pattern_output.h"
 #include "fringe/core/error.h"
-#include "fringe/sim/settings_to_config.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 namespace {
 
+using namespace fringe::beam_pattern;
 using settings::Settings;
 constexpr double kDeg = std::numbers::pi / 180.0;
 constexpr double kArcsec = kDeg / 3600.0;
@@ -152,30 +155,12 @@ void check_products(const Settings& s, const BeamPatternConfig& c) {
 
 }  // namespace
 
-bool BeamOutputs::any_voltage() const {
-  return text_raw_complex || text_amp || text_phase || fits_amp || fits_phase;
-}
-
-bool BeamOutputs::any_auto_power() const {
-  return text_auto_power || fits_auto_power || fits_auto_power_phase || fits_auto_power_real ||
-         fits_auto_power_imag;
-}
-
-bool BeamOutputs::any_cross_power() const {
-  return text_cross_raw_complex || text_cross_amp || text_cross_phase || fits_cross_amp ||
-         fits_cross_phase || fits_cross_real || fits_cross_imag;
-}
-
-double fov_to_cellsize(double fov_rad, int n) {
-  return std::asin(2.0 * std::sin(0.5 * fov_rad) / double(n));
-}
-
 BeamPatternConfig beam_pattern_config(const Settings& s) {
   BeamPatternConfig c;
   c.precision = s.get_bool("simulator/double_precision") ? Precision::Double : Precision::Single;
-  c.use_gpus = s.get_bool("simulator/use_gpus");
-  c.cuda_device_ids = cuda_device_ids(s);
-  c.num_threads = int_or_auto(s, "simulator/num_devices");
+  c.devices.use_gpus = s.get_bool("simulator/use_gpus");
+  c.devices.cuda_device_ids = cuda_device_ids(s);
+  c.devices.num_devices = int_or_auto(s, "simulator/num_devices");
   {
     const std::string key = "simulator/max_sources_per_chunk";
     const int n = s.get_int(key);
@@ -235,4 +220,22 @@ BeamPatternConfig beam_pattern_config(const Settings& s) {
   return c;
 }
 
-}  // namespace fringe::sim
+std::vector<OutputTarget> beam_pattern_outputs(
+    const std::vector<beam_pattern::BeamProduct>& products, const std::string& root_path,
+    bool keep_log_file) {
+  std::vector<OutputTarget> out;
+  for (const beam_pattern::BeamProduct& p : products) {
+    out.push_back(beam_pattern::product_output_target("beam_pattern/root_path", p));
+  }
+  if (keep_log_file) {
+    OutputTarget log;
+    log.key = "simulator/keep_log_file";
+    log.path = root_path + ".log";
+    log.kind = OutputKind::Text;
+    log.text_signature = kBeamPatternLogSignature;
+    out.push_back(log);
+  }
+  return out;
+}
+
+}  // namespace fringe::app

@@ -1,16 +1,16 @@
-#include "fringe/sim/models.h"
+#include "fringe/app/models.h"
 
 #include <algorithm>
 #include <sstream>
 
-#include "fringe/sim/settings_to_config.h"
+#include "fringe/app/settings_to_config.h"
 #include "fringe/sky/sky_assembly.h"
 #include "fringe/telescope/tm_loader.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 
 sky::SkyModel load_sky(const settings::Settings& s, Logger& logger, bool strict) {
-  const ObservationConfig observation = observation_config(s);
+  const astro::ObservationConfig observation = observation_config(s);
   sky::Diagnostics diagnostics;
   diagnostics.logger = &logger;
   return sky::assemble_sky(sky_config(s), sky_geometry(observation), strict, diagnostics);
@@ -33,4 +33,4 @@ std::string sky_summary(const sky::SkyModel& sky) {
   return out.str();
 }
 
-}  // namespace fringe::sim
+}  // namespace fringe::app

@@ -1,8 +1,8 @@
-#include "fringe/sim/calibrate_settings.h"
+#include "fringe/app/calibrate_settings.h"
 
 #include "fringe/core/error.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 namespace {
 
 int count_or_all(const settings::Settings& s, const std::string& key) {
@@ -59,11 +59,20 @@ calibrate::CalibrateMsConfig calibrate_config(const settings::Settings& s,
     throw Error::in_setting(k + "min_baselines", s.get(k + "min_baselines"),
                             "expected a count of baselines >= 0");
   }
-  c.double_precision = s.get_bool(k + "double_precision");
-  c.use_gpu = s.get_bool(k + "use_gpus");
+  c.precision = s.get_bool(k + "double_precision") ? Precision::Double : Precision::Single;
+  c.devices.use_gpus = s.get_bool(k + "use_gpus");
+  if (c.devices.use_gpus && !s.is_word(k + "cuda_device_ids", "all")) {
+    for (int id : s.get_int_list(k + "cuda_device_ids")) {
+      if (id < 0) {
+        throw Error::in_setting(k + "cuda_device_ids", s.get(k + "cuda_device_ids"),
+                                "expected CUDA device indices >= 0 or 'all'");
+      }
+      c.devices.cuda_device_ids.push_back(id);
+    }
+  }
   c.gains_path = s.get_path(k + "output_gains");
   c.write_corrected = s.get_bool(k + "write_corrected");
   return c;
 }
 
-}  // namespace fringe::sim
+}  // namespace fringe::app

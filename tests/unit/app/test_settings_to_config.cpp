@@ -1,4 +1,4 @@
-// sim/settings_to_config: settings keys of settings/sim_interferometer.xml -> typed configs,
+// app/settings_to_config: settings keys of settings/sim_interferometer.xml -> typed configs,
 // and loading the bundled example's sky and telescope.
 #include <gtest/gtest.h>
 
@@ -7,13 +7,13 @@
 #include <sstream>
 #include <string>
 
+#include "fringe/app/models.h"
+#include "fringe/app/settings_to_config.h"
 #include "fringe/core/error.h"
 #include "fringe/core/log.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/ini.h"
 #include "fringe/settings/settings.h"
-#include "fringe/sim/models.h"
-#include "fringe/sim/settings_to_config.h"
 
 namespace {
 
@@ -35,7 +35,7 @@ TEST(SettingsToConfig, ObservationUnitsAndDumpCentres) {
   s.set("observation/start_time_utc", "01-01-2000 12:00:00.000");
   s.set("observation/length", "00:02:00");
   s.set("observation/num_time_steps", "4");
-  const auto o = fringe::sim::observation_config(s);
+  const auto o = fringe::app::observation_config(s);
   EXPECT_DOUBLE_EQ(o.phase_centre_ra, 60 * kDeg);  // first value of the list
   EXPECT_DOUBLE_EQ(o.phase_centre_dec, -30 * kDeg);
   EXPECT_DOUBLE_EQ(o.channel_frequency_hz(2), 140e6);
@@ -43,7 +43,7 @@ TEST(SettingsToConfig, ObservationUnitsAndDumpCentres) {
   // MJD 51544.5 at 2000-01-01 12:00 (OSKAR's value; docs/conventions.md, "Time"); first dump centre
   // 15 s later.
   EXPECT_NEAR(o.time_centre_mjd(0), 51544.5 + 15.0 / 86400.0, 1e-12);
-  EXPECT_EQ(o.mode, fringe::sim::ObservationMode::Tracking);
+  EXPECT_EQ(o.mode, fringe::astro::ObservationMode::Tracking);
 }
 
 TEST(SettingsToConfig, SkyFiltersAndExtendedSources) {
@@ -54,7 +54,7 @@ TEST(SettingsToConfig, SkyFiltersAndExtendedSources) {
   s.set("sky/generator/grid/side_length", "8");
   s.set("sky/generator/grid/fov_deg", "4");
   s.set("sky/healpix_fits/coord_sys", "eq");  // option prefix match
-  const auto c = fringe::sim::sky_config(s);
+  const auto c = fringe::app::sky_config(s);
   EXPECT_DOUBLE_EQ(c.oskar_sky_model.filter.flux_min, 0.5);
   EXPECT_TRUE(std::isinf(c.oskar_sky_model.filter.flux_max));  // default word "max"
   EXPECT_DOUBLE_EQ(c.oskar_sky_model.filter.radius_outer_rad, 10 * kDeg);
@@ -72,7 +72,7 @@ TEST(SettingsToConfig, ZeroLengthObservationNamesTheKey) {
   s.set("observation/start_time_utc", "2000-01-01 12:00:00");
   s.set("observation/length", "0");
   try {
-    fringe::sim::observation_config(s);
+    fringe::app::observation_config(s);
     FAIL() << "expected an error";
   } catch (const fringe::Error& e) {
     EXPECT_NE(std::string(e.what()).find("observation/length"), std::string::npos) << e.what();
@@ -88,11 +88,11 @@ TEST(Models, BundledExampleLoads) {
   fringe::settings::load_ini(s, ini);
   std::ostringstream log_text;
   fringe::Logger logger(log_text);
-  const auto sky = fringe::sim::load_sky(s, logger, true);
+  const auto sky = fringe::app::load_sky(s, logger, true);
   EXPECT_GT(sky.size(), 0u);
-  const auto tel = fringe::sim::load_telescope(s, logger);
+  const auto tel = fringe::app::load_telescope(s, logger);
   EXPECT_GT(tel.num_stations(), 1u);
-  const std::string summary = fringe::sim::sky_summary(sky);
+  const std::string summary = fringe::app::sky_summary(sky);
   EXPECT_NE(summary.find(std::to_string(sky.size()) + " source"), std::string::npos) << summary;
 }
 

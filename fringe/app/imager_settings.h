@@ -9,7 +9,7 @@
 #include "fringe/settings/schema.h"
 #include "fringe/settings/settings.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 
 // image/root_path empty: the first input's name without its extension. image/input_vis_data
 // empty: `default_input` when given (sim_interferometer's imaging step: the Measurement Set
@@ -26,4 +26,4 @@ imager::ImagerConfig imager_config(const settings::Settings& s,
 // when common/telescope.xml is missing or has no <s k="telescope"> group.
 settings::SchemaFiles imager_schema_files(const settings::SchemaFiles& files);
 
-}  // namespace fringe::sim
+}  // namespace fringe::app

@@ -1,5 +1,6 @@
-#include "fringe/sim/settings_to_config.h"
+#include "fringe/app/settings_to_config.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -7,13 +8,19 @@
 #include <sstream>
 #include <string>
 
+#include "fringe/app/field_keys.h"
 #include "fringe/core/error.h"
-#include "fringe/sim/corruption_config.h"
+#include "fringe/jones/station_beam_config.h"
+#include "fringe/telescope/element_errors.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 namespace {
 
+using astro::ObservationConfig;
+using astro::ObservationMode;
 using settings::Settings;
+using sim::GainCorruptionConfig;
+using sim::GainTimeVariation;
 constexpr double kDeg = std::numbers::pi / 180.0;
 constexpr double kArcsec = kDeg / 3600.0;
 
@@ -97,6 +104,16 @@ constexpr double kMaxLengthSec = 100 * 365.25 * 86400.0;
 // e^8 = 3000 is already absurd; 1000 made exp() overflow to Inf), its per-step change at most
 // 1; phases and delays need only be finite.
 constexpr double kMaxLogAmplitudeStd = 2.0, kMaxLogAmplitudeStepStd = 1.0;
+
+jones::StationType station_type(const Settings& s) {
+  const std::string key = "telescope/station_type";
+  const std::string v = s.get_option(key);
+  if (v == "Aperture array") return jones::StationType::ApertureArray;
+  if (v == "Isotropic beam") return jones::StationType::Isotropic;
+  if (v == "Gaussian beam") return jones::StationType::Gaussian;
+  if (v == "VLA (PBCOR)") return jones::StationType::VlaPbcor;
+  throw Error::in_setting(key, v, "expected a station type of the schema");
+}
 
 }  // namespace
 
@@ -329,4 +346,96 @@ GainCorruptionConfig gain_corruption_config(const Settings& s) {
   return c;
 }
 
-}  // namespace fringe::sim
+std::uint64_t positive_seed(const Settings& s, const std::string& key) {
+  if (s.is_word(key, "time")) {
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return std::max<std::uint64_t>(
+        1, std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(now).count()));
+  }
+  const int v = s.get_int(key);
+  if (v < 1) throw Error::in_setting(key, s.get(key), "expected a seed of at least 1 or 'time'");
+  return std::uint64_t(v);
+}
+
+jones::StationBeamConfig station_beam_config(const Settings& s) {
+  jones::StationBeamConfig b;
+  b.station_type = station_type(s);
+  b.normalise_at_phase_centre = s.get_bool("telescope/normalise_beams_at_phase_centre");
+  const std::string g = "telescope/gaussian_beam/";
+  b.gaussian.elliptical = s.get_bool(g + "elliptical");
+  b.gaussian.ref_freq_hz = s.get_double(g + "ref_freq_hz");
+  b.gaussian.fwhm_rad = s.get_double(g + "fwhm_deg") * kDeg;
+  for (const char* feed : {"x", "y"}) {
+    jones::GaussianEllipse& e = feed[0] == 'x' ? b.gaussian.x : b.gaussian.y;
+    const std::string f = g + feed;
+    e.fwhm_major_rad = s.get_double(f + "_fwhm_major_deg") * kDeg;
+    e.fwhm_minor_rad = s.get_double(f + "_fwhm_minor_deg") * kDeg;
+    e.angle_rad = s.get_double(f + "_angle_deg") * kDeg;
+  }
+  b.allow_station_beam_duplication = s.get_bool("telescope/allow_station_beam_duplication");
+  const std::string a = "telescope/aperture_array/";
+  auto& ap = b.aperture_array.array_pattern;
+  ap.enable = s.get_bool(a + "array_pattern/enable");
+  ap.normalise = s.get_bool(a + "array_pattern/normalise");
+  ap.time_variable_seed = positive_seed(s, a + "array_pattern/element/seed_time_variable_errors");
+  auto& ep = b.aperture_array.element_pattern;
+  const std::string e = a + "element_pattern/";
+  ep.enable_numerical = s.get_bool(e + "enable_numerical");
+  ep.functional_type = s.get_option(e + "functional_type") == "Dipole"
+                           ? jones::ElementFunctionalType::Dipole
+                           : jones::ElementFunctionalType::Isotropic;
+  ep.dipole_length = s.get_double(e + "dipole_length");
+  ep.dipole_length_in_wavelengths = s.get_option(e + "dipole_length_units") == "Wavelengths";
+  const std::string taper = s.get_option(e + "taper/type");
+  ep.taper = taper == "Cosine"     ? jones::ElementTaper::Cosine
+             : taper == "Gaussian" ? jones::ElementTaper::Gaussian
+                                   : jones::ElementTaper::None;
+  ep.taper_cosine_power = s.get_double(e + "taper/cosine_power");
+  ep.taper_gaussian_fwhm_rad = s.get_double(e + "taper/gaussian_fwhm_deg") * kDeg;
+  ep.normalise = s.get_bool(e + "normalise");
+  ep.swap_xy = s.get_bool(e + "swap_xy");
+  try {
+    jones::validate(b);
+  } catch (const Error& e) {
+    throw with_keys(e, station_beam_field_keys());  // the library names fields
+  }
+  return b;
+}
+
+// Element errors (OSKAR's array_pattern/element keys). Limits (docs/reliability/sim.md): a
+// gain factor of 1e3 or a standard deviation of 1e3 is already far outside any real array;
+// beyond, products overflow to Inf. Phases and orientations: 1e5 deg; lengths: 1e4 m.
+telescope::ElementErrorConfig element_error_config(const Settings& s) {
+  const std::string k = "telescope/aperture_array/array_pattern/element/";
+  constexpr double kMaxGain = 1e3, kMaxDeg = 1e5, kMaxMetres = 1e4;
+  auto value = [&](const std::string& key, double lo, double hi, const std::string& what) {
+    return double_in_range(s, k + key, lo, hi, what);
+  };
+  telescope::ElementErrorConfig c;
+  c.position_error_xy_m = value("position_error_xy_m", 0.0, kMaxMetres, "a length (m)");
+  c.seed_position_xy = positive_seed(s, k + "seed_position_xy_errors");
+  for (int f = 0; f < 2; ++f) {
+    const std::string x = f == 0 ? "x_" : "y_";
+    const auto i = std::size_t(f);
+    c.gain[i] = value(x + "gain", -kMaxGain, kMaxGain, "a gain factor");
+    c.gain_error_fixed[i] = value(x + "gain_error_fixed", 0.0, kMaxGain, "a standard deviation");
+    c.gain_error_time[i] = value(x + "gain_error_time", 0.0, kMaxGain, "a standard deviation");
+    c.phase_error_fixed_rad[i] =
+        value(x + "phase_error_fixed_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+    c.phase_error_time_rad[i] =
+        value(x + "phase_error_time_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+    c.cable_length_error_m[i] =
+        value(x + "cable_length_error_m", 0.0, kMaxMetres, "a standard deviation (m)");
+    c.orientation_error_rad[i] =
+        value(x + "orientation_error_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+    std::string seed = k + "seed_";
+    seed += x;
+    c.seed_gain[i] = positive_seed(s, seed + "gain_errors");
+    c.seed_phase[i] = positive_seed(s, seed + "phase_errors");
+    c.seed_cable_length[i] = positive_seed(s, seed + "cable_length_errors");
+    c.seed_orientation[i] = positive_seed(s, seed + "orientation_error");
+  }
+  return c;
+}
+
+}  // namespace fringe::app

@@ -1,17 +1,19 @@
-#include "fringe/sim/imager_settings.h"
+#include "fringe/app/imager_settings.h"
 
 #include <cmath>
 #include <filesystem>
 #include <numbers>
 
+#include "fringe/app/field_keys.h"
+#include "fringe/app/settings_to_config.h"
+#include "fringe/app/simulation_settings.h"
 #include "fringe/core/error.h"
 #include "fringe/imager/run_checks.h"
-#include "fringe/sim/settings_to_config.h"
-#include "fringe/sim/simulation_config.h"
+#include "fringe/jones/numerical_patterns.h"
 #include "fringe/telescope/element_errors.h"
 #include "fringe/telescope/tm_loader.h"
 
-namespace fringe::sim {
+namespace fringe::app {
 
 namespace {
 
@@ -58,7 +60,11 @@ imager::ATermConfig aterm_config(const settings::Settings& s) {
   telescope::TelescopeModel tel = telescope::load_telescope_model(tc.input_directory);
   const telescope::ElementErrorConfig errors = element_error_config(s);
   if (errors.any()) telescope::apply_element_errors(tel, errors);
-  check_numerical_patterns(a.beam, tel);
+  try {
+    jones::check_numerical_patterns(a.beam, tel);
+  } catch (const Error& e) {
+    throw with_keys(e, station_beam_field_keys());  // the library names fields
+  }
   a.telescope = std::make_shared<const telescope::TelescopeModel>(std::move(tel));
   return a;
 }
@@ -85,13 +91,13 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
   }
   c.scale_norm_with_num_input_files = s.get_bool("image/scale_norm_with_num_input_files");
   c.precision = s.get_bool("image/double_precision") ? Precision::Double : Precision::Single;
-  c.use_gpus = s.get_bool("image/use_gpus");
-  if (c.use_gpus && !s.is_word("image/cuda_device_ids", "all")) {
+  c.devices.use_gpus = s.get_bool("image/use_gpus");
+  if (c.devices.use_gpus && !s.is_word("image/cuda_device_ids", "all")) {
     for (int id : s.get_int_list("image/cuda_device_ids")) {
       if (id < 0)
         throw Error::in_setting("image/cuda_device_ids", s.get("image/cuda_device_ids"),
                                 "expected CUDA device indices >= 0 or 'all'");
-      c.cuda_device_ids.push_back(id);
+      c.devices.cuda_device_ids.push_back(id);
     }
   }
   c.size = s.get_int("image/size");
@@ -203,4 +209,4 @@ settings::SchemaFiles imager_schema_files(const settings::SchemaFiles& files) {
   return f;
 }
 
-}  // namespace fringe::sim
+}  // namespace fringe::app

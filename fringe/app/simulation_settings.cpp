@@ -1,0 +1,184 @@
+#include "fringe/app/simulation_settings.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "fringe/app/settings_to_config.h"
+#include "fringe/core/error.h"
+#include "fringe/io/fits/fits_image_writer.h"
+#include "fringe/io/ms/gain_table.h"
+#include "fringe/io/ms/ms_path.h"
+#include "fringe/sky/sky_writer.h"
+
+namespace fringe::app {
+namespace {
+
+using settings::Settings;
+using namespace fringe::sim;
+
+// The gain table of a run and its CSV twin (io/ms/gain_table.h).
+void add_gains(std::vector<OutputTarget>& out, const std::string& key, const std::string& path) {
+  out.push_back(io::gain_table_target(key, path));
+  out.push_back(io::gain_csv_target(key, path + ".csv"));
+}
+
+NoiseConfig noise_config(const Settings& s) {
+  const std::string k = "interferometer/noise/";
+  NoiseConfig n;
+  n.enable = s.get_bool(k + "enable");
+  if (!n.enable) return n;
+  n.seed = positive_seed(s, k + "seed");
+  const std::string f = s.get_option(k + "freq");
+  if (f == "Telescope model") {
+    n.freq = NoiseFreqSource::TelescopeModel;
+  } else if (f == "Observation settings") {
+    n.freq = NoiseFreqSource::ObservationSettings;
+  } else if (f == "Data file") {
+    n.freq = NoiseFreqSource::DataFile;
+    if (s.get(k + "freq/file").empty()) {
+      throw Error::in_setting(k + "freq/file", "", "expected a file of noise frequencies");
+    }
+    n.freq_file = s.get_path(k + "freq/file");
+  } else if (f == "Range") {
+    n.freq = NoiseFreqSource::Range;
+    n.freq_number = s.get_int(k + "freq/number");
+    if (n.freq_number < 1) {
+      throw Error::in_setting(k + "freq/number", s.get(k + "freq/number"),
+                              "expected at least 1 noise frequency");
+    }
+    n.freq_start_hz = s.get_double(k + "freq/start");
+    n.freq_inc_hz = s.get_double(k + "freq/inc");
+  } else {
+    throw Error::in_setting(k + "freq", f, "expected a noise frequency option of the schema");
+  }
+  const std::string r = s.get_option(k + "rms");
+  if (r == "Telescope model") {
+    n.rms = NoiseRmsSource::TelescopeModel;
+  } else if (r == "Data file") {
+    n.rms = NoiseRmsSource::DataFile;
+    if (s.get(k + "rms/file").empty()) {
+      throw Error::in_setting(k + "rms/file", "", "expected a file of noise RMS values");
+    }
+    n.rms_file = s.get_path(k + "rms/file");
+  } else if (r == "Range") {
+    n.rms = NoiseRmsSource::Range;
+    n.rms_start_jy = s.get_double(k + "rms/start");
+    n.rms_end_jy = s.get_double(k + "rms/end");
+    for (const char* e : {"rms/start", "rms/end"}) {
+      const double v = s.get_double(k + e);
+      if (!(v >= 0 && v <= kMaxNoiseRmsJy)) {
+        throw Error::in_setting(k + e, s.get(k + e),
+                                "expected an RMS in [0, 1e9] Jy (larger noise overflows the "
+                                "Measurement Set's single-precision DATA)");
+      }
+    }
+  } else {
+    throw Error::in_setting(k + "rms", r, "expected a noise RMS option of the schema");
+  }
+  return n;
+}
+
+}  // namespace
+
+SimulationConfig simulation_config(const Settings& s) {
+  SimulationConfig c;
+  c.precision = s.get_bool("simulator/double_precision") ? Precision::Double : Precision::Single;
+  c.devices.use_gpus = s.get_bool("simulator/use_gpus");
+  c.devices.cuda_device_ids = cuda_device_ids(s);
+  c.devices.num_devices = int_or_auto(s, "simulator/num_devices");
+  c.max_sources_per_chunk = static_cast<std::size_t>(s.get_int("simulator/max_sources_per_chunk"));
+
+  c.observation = observation_config(s);
+  if (c.observation.mode == ObservationMode::DriftScan) {
+    throw Error::in_setting("observation/mode", "Drift scan", "is not supported yet");
+  }
+
+  const sky::SkyConfig sky = sky_config(s);
+  c.common_flux_filter = sky.common_flux_filter;
+  c.apply_horizon_clip = sky.advanced.apply_horizon_clip;
+  c.zero_failed_gaussians = sky.advanced.zero_failed_gaussians;
+
+  const TelescopeConfig t = telescope_config(s);
+  c.telescope_directory = t.input_directory;
+  c.pol_mode = t.pol_mode == "Scalar" ? PolarisationMode::Scalar : PolarisationMode::Full;
+  c.beam = station_beam_config(s);
+  c.element_errors = element_error_config(s);
+  c.pointing_file =
+      s.get("observation/pointing_file").empty() ? "" : s.get_path("observation/pointing_file");
+
+  const std::string i = "interferometer/";
+  c.channel_bandwidth_hz = s.get_double(i + "channel_bandwidth_hz");
+  c.time_average_sec = s.get_double(i + "time_average_sec");
+  {
+    const std::string key = i + "max_time_samples_per_block";
+    c.max_times_per_block = s.get_int(key);
+    if (c.max_times_per_block < 1) {
+      throw Error::in_setting(key, s.get(key), "expected at least 1 time sample per block");
+    }
+  }
+  c.max_channels_per_block = int_or_auto(s, i + "max_channels_per_block");
+  {
+    const std::string v = s.get_option(i + "correlation_type");
+    c.write_cross = v != "Auto-correlations";
+    c.write_autos = v != "Cross-correlations";
+  }
+  c.casa_phase_convention = s.get_bool(i + "use_casa_phase_convention");
+  if (!s.is_word(i + "uv_filter_min", "min")) c.uv_filter_min = s.get_double(i + "uv_filter_min");
+  if (!s.is_word(i + "uv_filter_max", "max")) c.uv_filter_max = s.get_double(i + "uv_filter_max");
+  if (c.uv_filter_min > c.uv_filter_max) {
+    throw Error::in_setting(
+        i + "uv_filter_min", s.get(i + "uv_filter_min"),
+        "expected a value <= interferometer/uv_filter_max (" + s.get(i + "uv_filter_max") + ")");
+  }
+  c.uv_filter_in_wavelengths = s.get_option(i + "uv_filter_units") == "Wavelengths";
+
+  c.noise = noise_config(s);
+  c.corruption = gain_corruption_config(s);
+  c.telescope_name = s.get(i + "telescope_name");
+
+  c.ms_path = s.get(i + "ms_filename").empty() ? std::string() : s.get_path(i + "ms_filename");
+  if (c.ms_path.empty()) {
+    throw Error::in_setting(i + "ms_filename", "",
+                            "expected an output Measurement Set name (the only output "
+                            "supported so far)");
+  }
+  c.force_polarised_ms = s.get_bool(i + "force_polarised_ms");
+  if (!s.is_word(i + "ms_dish_diameter", "default")) {
+    c.ms_dish_diameter_m = s.get_double(i + "ms_dish_diameter");
+  }
+  return c;
+}
+
+std::vector<OutputTarget> interferometer_outputs(const sim::SimulationConfig& config,
+                                                 const settings::Settings& s,
+                                                 const calibrate::CalibrateMsConfig* calibration,
+                                                 const imager::ImagerConfig* imaging) {
+  std::vector<OutputTarget> out;
+  const std::string ms = io::ms_output_path(config.ms_path);
+  OutputTarget ms_target;
+  ms_target.key = "interferometer/ms_filename";
+  ms_target.path = ms;
+  ms_target.kind = OutputKind::MeasurementSet;
+  out.push_back(ms_target);
+  if (config.corruption.enable) {
+    add_gains(out, "interferometer/gain_corruption/enable", ms + ".true_gains");
+  }
+  const std::string sky_text = "sky/output_text_file";
+  if (s.has(sky_text) && s.is_enabled(sky_text) && !s.get(sky_text).empty()) {
+    out.push_back(sky::sky_text_target(sky_text, s.get_path(sky_text)));
+  }
+  if (calibration) {
+    add_gains(out, "calibrate/output_gains",
+              calibration->gains_path.empty() ? calibration->ms_path + ".gains"
+                                              : calibration->gains_path);
+  }
+  if (imaging && imaging->model_image.empty()) {  // prediction writes into the MS instead
+    for (const std::string& name : imager::product_names(imaging->image_type)) {
+      out.push_back(io::fits_target("image/root_path", imaging->root_path + "_" + name + ".fits"));
+    }
+  }
+  return out;
+}
+
+}  // namespace fringe::app
