@@ -9,6 +9,8 @@
 #include <chrono>
 #include <string>
 
+#include "fringe/app/calibrate_settings.h"
+#include "fringe/app/field_keys.h"
 #include "fringe/calibrate/calibrate_checks.h"
 #include "fringe/calibrate/calibrate_ms.h"
 #include "fringe/core/error.h"
@@ -16,7 +18,6 @@
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/settings.h"
-#include "fringe/sim/calibrate_settings.h"
 
 namespace {
 
@@ -31,7 +32,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   // Everything that can be checked before the MS is touched is bad input (exit 2).
   cal::CalibrateMsConfig config;
   try {
-    config = fringe::sim::calibrate_config(s);
+    config = fringe::app::calibrate_config(s);
     config.force = options.force;
     cal::check_calibration(config, {}, &log);
   } catch (const fringe::Error& e) {
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
   app.root_schema = "calibrate.xml";
   return fringe::settings::run_app(
       argc, argv, app, [](Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
-        run(s, log, options);
+        fringe::app::with_setting_keys(fringe::app::calibrate_field_keys(), &log,
+                                       [&] { run(s, log, options); });
       });
 }

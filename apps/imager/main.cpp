@@ -6,6 +6,8 @@
 #include <numbers>
 #include <string>
 
+#include "fringe/app/field_keys.h"
+#include "fringe/app/imager_settings.h"
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
 #include "fringe/core/log.h"
@@ -15,7 +17,6 @@
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/settings.h"
-#include "fringe/sim/imager_settings.h"
 
 namespace {
 
@@ -42,7 +43,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   log.info("Settings are valid.");
   im::ImagerConfig config;
   try {
-    config = fringe::sim::imager_config(s);
+    config = fringe::app::imager_config(s);
   } catch (const fringe::Error& e) {
     throw fringe::settings::InputError(e);
   }
@@ -105,7 +106,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
 // The embedded schemas, the telescope group enabled by image/idg/aterms = Station beams.
 const fringe::settings::SchemaFiles& imager_schema_files() {
   static const fringe::settings::SchemaFiles files =
-      fringe::sim::imager_schema_files(fringe::settings::embedded_schemas());
+      fringe::app::imager_schema_files(fringe::settings::embedded_schemas());
   return files;
 }
 
@@ -121,5 +122,9 @@ int main(int argc, char** argv) {
       "(see `imager --settings` for every key).";
   app.schema_files = &imager_schema_files();
   app.root_schema = "imager.xml";
-  return fringe::settings::run_app(argc, argv, app, run);
+  return fringe::settings::run_app(
+      argc, argv, app, [](Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
+        fringe::app::with_setting_keys(fringe::app::imager_field_keys(), &log,
+                                       [&] { run(s, log, options); });
+      });
 }

@@ -1,18 +1,25 @@
 // sim_beam_pattern: reads an OSKAR-compatible settings file (app sim_beam_pattern, also
 // accepted from oskar_sim_beam_pattern), validates it, prints a summary, loads the telescope
 // model, evaluates the station beams of the selected stations on an image or at sky-model
-// positions on the CPU (fringe/sim/beam_pattern.h) and writes FITS images and text files
+// positions (fringe/beam_pattern/beam_pattern.h) and writes FITS images and text files
 // named from beam_pattern/root_path (docs/beam_pattern.md). The log ends with the time of
 // each stage and the output files; with simulator/keep_log_file the log is also written to
 // <root_path>.log.
 #include <fstream>
 #include <iostream>
-#include <numbers>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fringe/app/beam_pattern_settings.h"
+#include "fringe/app/field_keys.h"
+#include "fringe/app/run_files.h"
+#include "fringe/beam_pattern/beam_pattern.h"
+#include "fringe/beam_pattern/beam_pattern_config.h"
+#include "fringe/beam_pattern/beam_pattern_estimate.h"
+#include "fringe/beam_pattern/beam_pattern_products.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
 #include "fringe/core/log.h"
@@ -20,16 +27,11 @@
 #include "fringe/core/progress.h"
 #include "fringe/core/resources.h"
 #include "fringe/core/timer.h"
+#include "fringe/jones/numerical_patterns.h"
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/ini.h"
 #include "fringe/settings/settings.h"
-#include "fringe/sim/beam_pattern.h"
-#include "fringe/sim/beam_pattern_config.h"
-#include "fringe/sim/beam_pattern_products.h"
-#include "fringe/sim/run_estimate.h"
-#include "fringe/sim/run_files.h"
-#include "fringe/sim/simulation_config.h"
 #include "fringe/telescope/summary.h"
 
 namespace {
@@ -39,8 +41,8 @@ using fringe::settings::split_lines;
 
 using fringe::Logger;
 using fringe::settings::Settings;
-using namespace fringe::sim;
-constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+using namespace fringe::beam_pattern;
+using fringe::kRadToDeg;
 
 // The log file (simulator/keep_log_file): its first line is the signature that lets a later
 // run replace it (run_files.h), written under a temporary name and renamed when complete.
@@ -49,11 +51,11 @@ void write_log_file(const std::string& path, const Logger& log) {
   target.key = "simulator/keep_log_file";
   target.path = path;
   target.kind = fringe::OutputKind::Text;
-  target.text_signature = fringe::sim::kBeamPatternLogSignature;
+  target.text_signature = fringe::app::kBeamPatternLogSignature;
   fringe::TemporaryOutput temp(target);
   {
     std::ofstream out(temp.path());
-    out << fringe::sim::kBeamPatternLogSignature << '\n';
+    out << fringe::app::kBeamPatternLogSignature << '\n';
     for (const auto& line : log.history()) out << line << '\n';
     out.close();
     if (!out) throw fringe::Error("cannot write the log file '" + path + "'");
@@ -128,7 +130,7 @@ void summarise(const BeamPatternConfig& c, Logger& log) {
 // Settings that cannot run are bad input (exit 2).
 BeamPatternConfig make_config(const Settings& s) {
   try {
-    return beam_pattern_config(s);
+    return fringe::app::beam_pattern_config(s);
   } catch (const fringe::interrupt::Cancelled&) {
     throw;
   } catch (const fringe::Error& e) {
@@ -157,12 +159,13 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
       log.info("  " + line);
     timers.add("load telescope", t.seconds());
     const std::vector<std::size_t> ids = selected_stations(config, tel);  // bad indices: input
-    check_numerical_patterns(config.beam, tel);
+    fringe::jones::check_numerical_patterns(config.beam, tel);
     // Every output file, checked against what is there and the run's inputs before any is
     // written (docs/reliability/sim.md); then the size of the run (--force to override).
     const std::vector<BeamProduct> products = plan_products(config, ids);
-    fringe::check_outputs(beam_pattern_outputs(products, config.root_path, config.keep_log_file),
-                          run_inputs(s, options.settings_file));
+    fringe::check_outputs(
+        fringe::app::beam_pattern_outputs(products, config.root_path, config.keep_log_file),
+        fringe::app::run_inputs(s, options.settings_file));
     if (config.coordinates == BeamCoordinates::Image) {
       const std::size_t pixels = std::size_t(config.image.width) * std::size_t(config.image.height);
       estimate = beam_pattern_estimate(config, pixels, products);
@@ -219,6 +222,7 @@ int main(int argc, char** argv) {
   app.root_schema = "sim_beam_pattern.xml";
   return fringe::settings::run_app(
       argc, argv, app, [](Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
-        run(s, log, options, FRINGE_VERSION);
+        fringe::app::with_setting_keys(fringe::app::beam_pattern_field_keys(), &log,
+                                       [&] { run(s, log, options, FRINGE_VERSION); });
       });
 }
