@@ -67,7 +67,7 @@ struct SimulationConfig {
 
   ObservationConfig observation;
 
-  // sky/... used while simulating (the sky loading itself is sim/models.h)
+  // sky/... used while simulating (the sky loading itself is app/models.h)
   sky::CommonFluxFilterConfig common_flux_filter;
   bool apply_horizon_clip = true;
   bool zero_failed_gaussians = false;
