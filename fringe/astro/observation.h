@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "fringe/core/constants.h"
+
 namespace fringe::astro {
 
 enum class ObservationMode { Tracking, DriftScan };
@@ -28,7 +30,7 @@ struct ObservationConfig {
   double channel_frequency_hz(int c) const { return start_frequency_hz + c * frequency_inc_hz; }
   // Dump centre of time step i, MJD(UTC) days.
   double time_centre_mjd(int i) const {
-    return start_mjd_utc + (i + 0.5) * interval_sec() / 86400.0;
+    return start_mjd_utc + (i + 0.5) * interval_sec() / kSecondsPerDay;
   }
 };
 
