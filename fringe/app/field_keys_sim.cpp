@@ -43,7 +43,10 @@ const FieldKeys& simulator_field_keys() {
           },
           observation_field_keys()),
       station_beam_field_keys());
-  return keys;
+  // The optional calibration step reads the calibrate/ keys (the simulator's own
+  // DeviceRequest keys win: merge keeps the first).
+  static const FieldKeys with_calibration = merge(keys, calibrate_field_keys());
+  return with_calibration;
 }
 
 }  // namespace fringe::app
