@@ -3,11 +3,11 @@
 // GPU or the CPU (or the DFT) and writes one FITS image per product, named from
 // image/root_path (docs/imager.md). The log ends with the counts and the time of each stage.
 #include <iostream>
-#include <numbers>
 #include <string>
 
 #include "fringe/app/field_keys.h"
 #include "fringe/app/imager_settings.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
 #include "fringe/core/log.h"
@@ -49,7 +49,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   }
   config.force = options.force;
   config.strict = options.strict;
-  constexpr double kArcsec = 180.0 / std::numbers::pi * 3600.0;
+  constexpr double kArcsec = fringe::kRadToDeg * 3600.0;
   log.info("Imager");
   for (const auto& ms : config.input_ms) log.info("  input: " + ms + " (" + config.ms_column + ")");
   log.info("  image: " + std::to_string(config.size) + " x " + std::to_string(config.size) +

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <sstream>
 #include <string>
 
 #include "fringe/app/settings_to_config.h"
 #include "fringe/app/simulation_settings.h"
 #include "fringe/beam_pattern/beam_pattern_output.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 
 namespace fringe::app {
@@ -16,8 +16,7 @@ namespace {
 
 using namespace fringe::beam_pattern;
 using settings::Settings;
-constexpr double kDeg = std::numbers::pi / 180.0;
-constexpr double kArcsec = kDeg / 3600.0;
+constexpr double kArcsec = kDegToRad / 3600.0;
 const std::string kBp = "beam_pattern/";
 
 // A Bool output switch: false when its schema dependencies disable it.
@@ -44,8 +43,8 @@ BeamImageConfig image_config(const Settings& s, BeamFrame frame) {
   im.width = size[0];
   im.height = size.size() == 2 ? size[1] : size[0];
   if (frame == BeamFrame::Horizon) {  // the whole hemisphere: l, m in [-1, 1]
-    im.cell_rad[0] = fov_to_cellsize(std::numbers::pi, im.width);
-    im.cell_rad[1] = fov_to_cellsize(std::numbers::pi, im.height);
+    im.cell_rad[0] = fov_to_cellsize(kPi, im.width);
+    im.cell_rad[1] = fov_to_cellsize(kPi, im.height);
   } else if (flag(s, k + "specify_cellsize")) {
     const double cell = s.get_double(k + "cellsize_arcsec");
     if (!(cell > 0.0) || !std::isfinite(cell)) {
@@ -61,8 +60,8 @@ BeamImageConfig image_config(const Settings& s, BeamFrame frame) {
       throw Error::in_setting(k + "fov_deg", list_text(fov),
                               "expected one or two fields of view in (0, 180] deg");
     }
-    im.cell_rad[0] = fov_to_cellsize(fov[0] * kDeg, im.width);
-    im.cell_rad[1] = fov_to_cellsize(fov.back() * kDeg, im.height);
+    im.cell_rad[0] = fov_to_cellsize(fov[0] * kDegToRad, im.width);
+    im.cell_rad[1] = fov_to_cellsize(fov.back() * kDegToRad, im.height);
   }
   return im;
 }

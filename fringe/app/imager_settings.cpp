@@ -2,11 +2,11 @@
 
 #include <cmath>
 #include <filesystem>
-#include <numbers>
 
 #include "fringe/app/field_keys.h"
 #include "fringe/app/settings_to_config.h"
 #include "fringe/app/simulation_settings.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/imager/run_checks.h"
 #include "fringe/jones/numerical_patterns.h"
@@ -20,7 +20,6 @@ namespace {
 using imager::Algorithm;
 using imager::ImageType;
 using imager::Weighting;
-constexpr double kDeg = std::numbers::pi / 180.0;
 
 ImageType image_type(const std::string& t) {
   if (t == "Linear (XX,XY,YX,YY)") return ImageType::Linear;
@@ -104,11 +103,11 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
   if (c.size <= 0 || c.size % 2)
     throw Error::in_setting("image/size", s.get("image/size"), "expected an even number of pixels");
   if (s.get_bool("image/specify_cellsize")) {
-    c.cell_rad = s.get_double("image/cellsize_arcsec") * kDeg / 3600.0;
+    c.cell_rad = s.get_double("image/cellsize_arcsec") * kDegToRad / 3600.0;
   } else {
-    const double fov = s.get_double("image/fov_deg") * kDeg;
+    const double fov = s.get_double("image/fov_deg") * kDegToRad;
     const double x = 2.0 * std::sin(0.5 * fov) / c.size;
-    if (!(fov > 0) || fov >= std::numbers::pi)
+    if (!(fov > 0) || fov >= kPi)
       throw Error::in_setting("image/fov_deg", s.get("image/fov_deg"),
                               "expected a field of view between 0 and 180 degrees");
     c.cell_rad = std::asin(x);  // OSKAR's cell: asin(2 sin(fov / 2) / size)
@@ -120,8 +119,8 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
   c.channel_snapshots = s.get_bool("image/channel_snapshots");
   c.freq_min_hz = s.get_double("image/freq_min_hz");
   c.freq_max_hz = s.get_double("image/freq_max_hz");
-  c.time_min_s = s.get_double("image/time_min_utc") * 86400.0;
-  c.time_max_s = s.get_double("image/time_max_utc") * 86400.0;
+  c.time_min_s = s.get_double("image/time_min_utc") * kSecondsPerDay;
+  c.time_max_s = s.get_double("image/time_max_utc") * kSecondsPerDay;
   c.uv_min_lambda = s.get_double("image/uv_filter_min");
   c.uv_max_lambda = s.get_double("image/uv_filter_max");
   for (const char* key : {"image/freq_min_hz", "image/freq_max_hz", "image/time_min_utc",
@@ -190,8 +189,8 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     if (!(std::abs(dec) <= 90.0))
       throw Error::in_setting("image/direction/dec_deg", s.get("image/direction/dec_deg"),
                               "expected a declination in [-90, 90] degrees");
-    c.centre_ra_rad = ra * kDeg;
-    c.centre_dec_rad = dec * kDeg;
+    c.centre_ra_rad = ra * kDegToRad;
+    c.centre_dec_rad = dec * kDegToRad;
   }
   // The rest of the ranges (the grid holds a subgrid, padding >= 1, ...), named by key.
   imager::validate(c);

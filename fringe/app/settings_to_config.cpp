@@ -4,11 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <numbers>
 #include <sstream>
 #include <string>
 
 #include "fringe/app/field_keys.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/jones/station_beam_config.h"
 #include "fringe/telescope/element_errors.h"
@@ -21,8 +21,7 @@ using astro::ObservationMode;
 using settings::Settings;
 using sim::GainCorruptionConfig;
 using sim::GainTimeVariation;
-constexpr double kDeg = std::numbers::pi / 180.0;
-constexpr double kArcsec = kDeg / 3600.0;
+constexpr double kArcsec = kDegToRad / 3600.0;
 
 std::uint64_t seed(const Settings& s, const std::string& key) {
   if (s.is_word(key, "time")) {
@@ -44,8 +43,8 @@ sky::FilterConfig filter(const Settings& s, const std::string& group) {
   const std::string k = group + "/filter/";
   if (!s.is_word(k + "flux_min", "min")) f.flux_min = s.get_double(k + "flux_min");
   if (!s.is_word(k + "flux_max", "max")) f.flux_max = s.get_double(k + "flux_max");
-  f.radius_inner_rad = s.get_double(k + "radius_inner_deg") * kDeg;
-  f.radius_outer_rad = s.get_double(k + "radius_outer_deg") * kDeg;
+  f.radius_inner_rad = s.get_double(k + "radius_inner_deg") * kDegToRad;
+  f.radius_outer_rad = s.get_double(k + "radius_outer_deg") * kDegToRad;
   return f;
 }
 
@@ -54,7 +53,7 @@ sky::ExtendedSourceConfig extended(const Settings& s, const std::string& group) 
   sky::ExtendedSourceConfig e;
   e.fwhm_major_rad = s.get_double(k + "FWHM_major") * kArcsec;
   e.fwhm_minor_rad = s.get_double(k + "FWHM_minor") * kArcsec;
-  e.position_angle_rad = s.get_double(k + "position_angle") * kDeg;
+  e.position_angle_rad = s.get_double(k + "position_angle") * kDegToRad;
   return e;
 }
 
@@ -99,7 +98,7 @@ double in_range(const Settings& s, const std::string& key, double v, double lo, 
 // Observation length: at most 100 years of seconds.
 constexpr double kMinFrequencyHz = 1e3, kMaxFrequencyHz = 1e12;
 constexpr double kMinMjd = 15020.0, kMaxMjd = 124593.0;
-constexpr double kMaxLengthSec = 100 * 365.25 * 86400.0;
+constexpr double kMaxLengthSec = 100 * 365.25 * kSecondsPerDay;
 // Gain corruption: the log-amplitude standard deviation is at most 2 (a 4-sigma gain of
 // e^8 = 3000 is already absurd; 1000 made exp() overflow to Inf), its per-step change at most
 // 1; phases and delays need only be finite.
@@ -150,10 +149,10 @@ ObservationConfig observation_config(const Settings& s) {
   const std::string k = "observation/";
   o.phase_centre_ra = in_range(s, k + "phase_centre_ra_deg", first(s, k + "phase_centre_ra_deg"),
                                -360.0, 360.0, "a right ascension in degrees") *
-                      kDeg;
+                      kDegToRad;
   o.phase_centre_dec = in_range(s, k + "phase_centre_dec_deg", first(s, k + "phase_centre_dec_deg"),
                                 -90.0, 90.0, "a declination in degrees") *
-                       kDeg;
+                       kDegToRad;
   o.start_frequency_hz =
       in_range(s, k + "start_frequency_hz", s.get_double(k + "start_frequency_hz"), kMinFrequencyHz,
                kMaxFrequencyHz, "a frequency in Hz");
@@ -250,7 +249,7 @@ sky::SkyConfig sky_config(const Settings& s) {
     const std::string g = "sky/generator/grid";
     auto& r = c.generator.grid;
     r.side_length = count(s, g + "/side_length");
-    r.fov_rad = s.get_double(g + "/fov_deg") * kDeg;
+    r.fov_rad = s.get_double(g + "/fov_deg") * kDegToRad;
     r.mean_flux_jy = s.get_double(g + "/mean_flux_jy");
     r.std_flux_jy = s.get_double(g + "/std_flux_jy");
     r.seed = seed(s, g + "/seed");
@@ -317,7 +316,7 @@ GainCorruptionConfig gain_corruption_config(const Settings& s) {
   constexpr double kHuge = 1e30;  // "finite": phases wrap, so any finite size is meaningful
   c.phase_std_rad = in_range(s, k + "phase_std_deg", s.get_double(k + "phase_std_deg"), 0.0, kHuge,
                              "a phase standard deviation in degrees") *
-                    kDeg;
+                    kDegToRad;
   const std::string tv = s.get_option(k + "time_variation");
   if (tv == "None") {
     c.time_variation = GainTimeVariation::None;
@@ -334,7 +333,7 @@ GainCorruptionConfig gain_corruption_config(const Settings& s) {
   c.phase_time_std_rad =
       in_range(s, k + "phase_time_std_deg", s.get_double(k + "phase_time_std_deg"), 0.0, kHuge,
                "a phase standard deviation in degrees") *
-      kDeg;
+      kDegToRad;
   c.correlation_time_sec = s.get_double(k + "correlation_time_s");
   if (c.time_variation == GainTimeVariation::GaussMarkov && !(c.correlation_time_sec > 0)) {
     throw Error::in_setting(k + "correlation_time_s", s.get(k + "correlation_time_s"),
@@ -364,13 +363,13 @@ jones::StationBeamConfig station_beam_config(const Settings& s) {
   const std::string g = "telescope/gaussian_beam/";
   b.gaussian.elliptical = s.get_bool(g + "elliptical");
   b.gaussian.ref_freq_hz = s.get_double(g + "ref_freq_hz");
-  b.gaussian.fwhm_rad = s.get_double(g + "fwhm_deg") * kDeg;
+  b.gaussian.fwhm_rad = s.get_double(g + "fwhm_deg") * kDegToRad;
   for (const char* feed : {"x", "y"}) {
     jones::GaussianEllipse& e = feed[0] == 'x' ? b.gaussian.x : b.gaussian.y;
     const std::string f = g + feed;
-    e.fwhm_major_rad = s.get_double(f + "_fwhm_major_deg") * kDeg;
-    e.fwhm_minor_rad = s.get_double(f + "_fwhm_minor_deg") * kDeg;
-    e.angle_rad = s.get_double(f + "_angle_deg") * kDeg;
+    e.fwhm_major_rad = s.get_double(f + "_fwhm_major_deg") * kDegToRad;
+    e.fwhm_minor_rad = s.get_double(f + "_fwhm_minor_deg") * kDegToRad;
+    e.angle_rad = s.get_double(f + "_angle_deg") * kDegToRad;
   }
   b.allow_station_beam_duplication = s.get_bool("telescope/allow_station_beam_duplication");
   const std::string a = "telescope/aperture_array/";
@@ -391,7 +390,7 @@ jones::StationBeamConfig station_beam_config(const Settings& s) {
              : taper == "Gaussian" ? jones::ElementTaper::Gaussian
                                    : jones::ElementTaper::None;
   ep.taper_cosine_power = s.get_double(e + "taper/cosine_power");
-  ep.taper_gaussian_fwhm_rad = s.get_double(e + "taper/gaussian_fwhm_deg") * kDeg;
+  ep.taper_gaussian_fwhm_rad = s.get_double(e + "taper/gaussian_fwhm_deg") * kDegToRad;
   ep.normalise = s.get_bool(e + "normalise");
   ep.swap_xy = s.get_bool(e + "swap_xy");
   try {
@@ -421,13 +420,13 @@ telescope::ElementErrorConfig element_error_config(const Settings& s) {
     c.gain_error_fixed[i] = value(x + "gain_error_fixed", 0.0, kMaxGain, "a standard deviation");
     c.gain_error_time[i] = value(x + "gain_error_time", 0.0, kMaxGain, "a standard deviation");
     c.phase_error_fixed_rad[i] =
-        value(x + "phase_error_fixed_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+        value(x + "phase_error_fixed_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDegToRad;
     c.phase_error_time_rad[i] =
-        value(x + "phase_error_time_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+        value(x + "phase_error_time_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDegToRad;
     c.cable_length_error_m[i] =
         value(x + "cable_length_error_m", 0.0, kMaxMetres, "a standard deviation (m)");
     c.orientation_error_rad[i] =
-        value(x + "orientation_error_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDeg;
+        value(x + "orientation_error_deg", 0.0, kMaxDeg, "a standard deviation (deg)") * kDegToRad;
     std::string seed = k + "seed_";
     seed += x;
     c.seed_gain[i] = positive_seed(s, seed + "gain_errors");

@@ -4,19 +4,17 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
-#include <numbers>
 #include <sstream>
 #include <string>
 
 #include "fringe/astro/direction.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/sky/sky_text_reader.h"
 
 namespace fringe::beam_pattern {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-constexpr double kDeg = kPi / 180.0;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double wrap_two_pi(double a) {
@@ -108,8 +106,8 @@ BeamGrid read_sky_model_grid(const std::string& path, BeamFrame frame, Logger* l
                                 std::to_string(lat) + " deg is outside [-90, 90]: line skipped");
         continue;
       }
-      g.lon.push_back(wrap_two_pi(lon * kDeg));
-      g.lat.push_back(lat * kDeg);
+      g.lon.push_back(wrap_two_pi(lon * kDegToRad));
+      g.lat.push_back(lat * kDegToRad);
     }
     if (in.bad()) throw Error::in_file(path, 0, "cannot read the sky model file");
   }
@@ -124,14 +122,14 @@ BeamGrid read_sky_model_grid(const std::string& path, BeamFrame frame, Logger* l
 }
 
 std::vector<io::FitsAxis> image_axes(const BeamGrid& g) {
-  const double cx = g.cell_rad[0] / kDeg, cy = g.cell_rad[1] / kDeg;
+  const double cx = g.cell_rad[0] / kDegToRad, cy = g.cell_rad[1] / kDegToRad;
   if (g.frame == BeamFrame::Horizon) {
     return {{g.width, "HOLN-SIN", 0.0, cx, g.crpix(0), "deg", "Azimuth"},
             {g.height, "HOLT-SIN", 90.0, cy, g.crpix(1), "deg", "Elevation"}};
   }
-  return {
-      {g.width, "RA---SIN", wrap_two_pi(g.ra0) / kDeg, -cx, g.crpix(0), "deg", "Right Ascension"},
-      {g.height, "DEC--SIN", g.dec0 / kDeg, cy, g.crpix(1), "deg", "Declination"}};
+  return {{g.width, "RA---SIN", wrap_two_pi(g.ra0) / kDegToRad, -cx, g.crpix(0), "deg",
+           "Right Ascension"},
+          {g.height, "DEC--SIN", g.dec0 / kDegToRad, cy, g.crpix(1), "deg", "Declination"}};
 }
 
 std::vector<io::FitsKeyword> frame_keywords(const BeamGrid& g) {
@@ -142,8 +140,8 @@ std::vector<io::FitsKeyword> frame_keywords(const BeamGrid& g) {
   }
   return {{"RADESYS", std::string("FK5"), "RA/Dec as given in the settings"},
           {"EQUINOX", 2000.0, ""},
-          {"OBSRA", wrap_two_pi(g.ra0) / kDeg, "phase centre RA [deg]"},
-          {"OBSDEC", g.dec0 / kDeg, "phase centre Dec [deg]"}};
+          {"OBSRA", wrap_two_pi(g.ra0) / kDegToRad, "phase centre RA [deg]"},
+          {"OBSDEC", g.dec0 / kDegToRad, "phase centre Dec [deg]"}};
 }
 
 }  // namespace fringe::beam_pattern

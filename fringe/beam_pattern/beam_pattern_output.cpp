@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <numbers>
 #include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
 
 #include "fringe/astro/time.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/core/output_guard.h"
 #include "fringe/io/fits/fits_image_writer.h"
@@ -19,7 +19,6 @@ namespace fringe::beam_pattern {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 
 bool full_pol(const OutputContext& ctx) { return ctx.config->pol_mode == PolarisationMode::Full; }
 
