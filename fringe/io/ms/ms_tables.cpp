@@ -46,7 +46,7 @@ void set_position_keywords(BaseColumnDesc& column) {
 }
 
 std::string utc_text(double mjd_utc_sec) {
-  const std::time_t unix = static_cast<std::time_t>(mjd_utc_sec - kUnixEpochMjd * 86400.0);
+  const std::time_t unix = static_cast<std::time_t>(mjd_utc_sec - kUnixEpochMjd * kSecondsPerDay);
   std::tm tm{};
   gmtime_r(&unix, &tm);
   char text[64];
@@ -289,7 +289,7 @@ std::size_t tile_rows(std::size_t bytes_per_row, std::size_t rows_per_time) {
 
 double now_mjd_utc_sec() {
   const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
-  return std::chrono::duration<double>(since_epoch).count() + kUnixEpochMjd * 86400.0;
+  return std::chrono::duration<double>(since_epoch).count() + kUnixEpochMjd * kSecondsPerDay;
 }
 
 void add_history_rows(MeasurementSet& ms, const std::vector<std::string>& lines,
