@@ -38,7 +38,7 @@ class RunFailure : public Error {
   using Error::Error;
 };
 
-// Before any work: validates the config (run_checks.h: ranges named by settings key), checks
+// Before any work: validates the config (run_checks.h: ranges named by config field), checks
 // the FITS outputs (fringe::check_outputs, the inputs may never be written) and the run size
 // (fringe::check_run_size; config.force overrides). Throws fringe::Error for bad input
 // (missing Measurement Set or column, empty selection, an image too large for memory,
