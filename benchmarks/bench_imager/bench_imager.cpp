@@ -49,11 +49,12 @@
 #include <vector>
 
 #include "benchmarks/common/bench_args.h"
+#include "fringe/core/constants.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/plan.h"
-#ifdef FRINGE_IMAGER_CUDA
+#ifdef FRINGE_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
 #include "fringe/imager/idg_cuda.h"
@@ -131,7 +132,7 @@ void bench(const Options& o, const std::string& device) {
   VisBuffer<T> v = make_data<T>(o, times);
   double max_uv = 0;
   for (const auto& u : v.uvw_m) max_uv = std::max(max_uv, std::hypot(u[0], u[1]));
-  max_uv *= v.freq_hz.back() / 299792458.0;
+  max_uv *= v.freq_hz.back() / kSpeedOfLight;
   const GridGeometry g = geometry(o, max_uv);
   const auto tp = std::chrono::steady_clock::now();
   const Plan plan = make_plan(
@@ -181,7 +182,7 @@ void bench(const Options& o, const std::string& device) {
   std::vector<Complex<T>> grid(gsize);
   std::unique_ptr<IdgBackend<T>> backend;
   double lanes = 0, mufu = 16, sms = 0, clock_hz = 0;
-#ifdef FRINGE_IMAGER_CUDA
+#ifdef FRINGE_HAVE_CUDA
   CudaIdgTimings tm;
   std::unique_ptr<IdgBackend<T>> serial;  // one stream: per-step timings
 #endif
@@ -189,7 +190,7 @@ void bench(const Options& o, const std::string& device) {
     backend = make_cpu_backend<T>();
     base["cpu_threads"] = omp_get_max_threads();
   } else {
-#ifdef FRINGE_IMAGER_CUDA
+#ifdef FRINGE_HAVE_CUDA
     CudaIdgOptions opt;
     opt.timings = &tm;
     if (o.variant >= 0) opt.gridder_variant = o.variant;
@@ -223,7 +224,7 @@ void bench(const Options& o, const std::string& device) {
       const auto t0 = std::chrono::steady_clock::now();
       call(*backend);
       wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-#ifdef FRINGE_IMAGER_CUDA
+#ifdef FRINGE_HAVE_CUDA
       if (device == "gpu") {
         compute.push_back(tm.compute);
         xfer.push_back(tm.transfer);
@@ -241,7 +242,7 @@ void bench(const Options& o, const std::string& device) {
       j["seconds"] = median(wall);
       j["vis_per_s"] = plan.num_gridded / median(wall);
     } else {
-#ifdef FRINGE_IMAGER_CUDA
+#ifdef FRINGE_HAVE_CUDA
       call(*serial);  // each step timed alone
       const double k = tm.kernel, f = tm.fft, a = tm.adder, c = median(compute);
       j["seconds"] = c;
