@@ -43,10 +43,11 @@ const FieldKeys& simulator_field_keys() {
           },
           observation_field_keys()),
       station_beam_field_keys());
-  // The optional calibration step reads the calibrate/ keys (the simulator's own
-  // DeviceRequest keys win: merge keeps the first).
-  static const FieldKeys with_calibration = merge(keys, calibrate_field_keys());
-  return with_calibration;
+  // The optional calibration and imaging steps read the calibrate/ and image/ keys (the
+  // simulator's own DeviceRequest keys win: merge keeps the first).
+  static const FieldKeys with_steps =
+      merge(merge(keys, calibrate_field_keys()), imager_field_keys());
+  return with_steps;
 }
 
 }  // namespace fringe::app
