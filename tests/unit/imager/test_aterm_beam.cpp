@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "fringe/app/field_keys.h"
+#include "fringe/app/imager_settings.h"
+#include "fringe/app/settings_to_config.h"
 #include "fringe/astro/direction.h"
 #include "fringe/astro/time.h"
 #include "fringe/core/device.h"
@@ -30,9 +33,6 @@
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/schema.h"
 #include "fringe/settings/settings.h"
-#include "fringe/app/field_keys.h"
-#include "fringe/app/imager_settings.h"
-#include "fringe/app/settings_to_config.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sky/sky_model.h"
@@ -489,8 +489,7 @@ TEST(ATermBeam, ATelescopeModelWithTooFewStationsIsRefused) {
     EXPECT_NE(e.message().find("ATermConfig.mode"), std::string::npos) << e.message();
     EXPECT_NE(e.message().find("4 stations"), std::string::npos) << e.message();
     // The imager app shows the key.
-    const std::string shown =
-        fringe::app::with_keys(e, fringe::app::imager_field_keys()).message();
+    const std::string shown = fringe::app::with_keys(e, fringe::app::imager_field_keys()).message();
     EXPECT_NE(shown.find("image/idg/aterms"), std::string::npos) << shown;
   }
 }
