@@ -44,9 +44,9 @@ std::string fields_to_keys(std::string_view text, const FieldKeys& keys);
 // e with its field turned into the key and its message rewritten; e itself when nothing maps.
 Error with_keys(const Error& e, const FieldKeys& keys);
 
-// Runs f; a fringe::Error it throws is rethrown through with_keys (an InputError as an
-// InputError, so the exit code stays; a cancellation untouched), and the logger (may be null)
-// rewrites fields in its messages for the duration.
+// Runs f; a fringe::Error it throws is relabelled by with_keys and rethrown as the same object
+// (its type, and so the app's exit code, stays), and the logger (may be null) rewrites fields in
+// its messages for the duration.
 template <typename F>
 decltype(auto) with_setting_keys(const FieldKeys& keys, Logger* logger, F&& f);
 
@@ -62,12 +62,10 @@ decltype(auto) with_setting_keys(const FieldKeys& keys, Logger* logger, F&& f) {
   rewrite_fields(logger, &keys);
   try {
     return std::forward<F>(f)();
-  } catch (const interrupt::Cancelled&) {
+  } catch (Error& e) {
+    const Error mapped = with_keys(e, keys);
+    e.relabel(mapped.message(), mapped.context());
     throw;
-  } catch (const settings::InputError& e) {
-    throw settings::InputError(with_keys(e, keys));
-  } catch (const Error& e) {
-    throw with_keys(e, keys);
   }
 }
 

@@ -20,12 +20,20 @@ std::string format_error(const std::string& message, const ErrorContext& c) {
   return prefix + message;
 }
 
-Error::Error(const std::string& message) : std::runtime_error(message), message_(message) {}
+Error::Error(const std::string& message)
+    : std::runtime_error(message), message_(message), full_(message) {}
 
 Error::Error(const std::string& message, ErrorContext context)
     : std::runtime_error(format_error(message, context)),
       message_(message),
-      context_(std::move(context)) {}
+      context_(std::move(context)),
+      full_(format_error(message_, context_)) {}
+
+void Error::relabel(std::string message, ErrorContext context) {
+  message_ = std::move(message);
+  context_ = std::move(context);
+  full_ = format_error(message_, context_);
+}
 
 Error Error::in_file(const std::string& file, long line, const std::string& message) {
   ErrorContext c;

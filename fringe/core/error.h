@@ -29,6 +29,12 @@ class Error : public std::runtime_error {
   // The plain sentence without the context prefix.
   const std::string& message() const { return message_; }
   const ErrorContext& context() const { return context_; }
+  // The whole text, context prefix included.
+  const char* what() const noexcept override { return full_.c_str(); }
+
+  // Replaces the sentence and the context in place, keeping the dynamic type (the app layer
+  // turns config fields into settings keys and rethrows the same exception).
+  void relabel(std::string message, ErrorContext context);
 
   // Helpers for the common cases.
   static Error in_file(const std::string& file, long line, const std::string& message);
@@ -40,6 +46,7 @@ class Error : public std::runtime_error {
  private:
   std::string message_;
   ErrorContext context_;
+  std::string full_;
 };
 
 // Formats "file:line:col: " / "setting 'key' = 'value': " / "field 'Struct.member' = 'value': "

@@ -62,11 +62,11 @@ std::string kind_name(const OutputTarget& t) {
   return "a new file";
 }
 
-// Names the settings key and the path; a target without a key (a writer's own check: it does
-// not know the key that named its path) names the file instead.
+// Names the field (the app layer shows its settings key) and the path; a target without one (a
+// writer's own check: it does not know what named its path) names the file instead.
 Error refuse(const OutputTarget& t, const std::string& why) {
   if (t.key.empty()) return Error::in_file(t.path, 0, why);
-  return Error::in_setting(t.key, t.path, why);
+  return Error::in_field(t.key, t.path, why);
 }
 
 fs::path canonical_or_lexical(const std::string& p) {

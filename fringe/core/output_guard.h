@@ -29,8 +29,9 @@ enum class OutputKind {
 };
 
 struct OutputTarget {
-  std::string key;  // settings key that names (or derives) the path, e.g. "calibrate/output_gains";
-                    // empty (a writer's own check): errors name the file instead
+  // The config field ("CalibrateConfig.output_gains") or, in the app layer, the settings key that
+  // names (or derives) the path; empty (a writer's own check): errors name the file instead.
+  std::string key;
   std::string path;  // the final path
   OutputKind kind = OutputKind::File;
   std::string table_type;      // CasacoreTable: required "Type" in table.info ("" = any table)
