@@ -1,8 +1,7 @@
 #include "fringe/app/simulation_settings.h"
 
-#include <algorithm>
-#include <chrono>
 #include <string>
+#include <vector>
 
 #include "fringe/app/settings_to_config.h"
 #include "fringe/core/error.h"
