@@ -32,7 +32,7 @@ stages = dict((m.group(1), float(m.group(2))) for m in re.finditer(
 total = float(re.search(r"Simulation completed in ([0-9.]+) s", text).group(1))
 gpus = int(re.search(r"running on (\d+) GPU", text).group(1))
 def stamp(pattern):
-    t = re.search(r"\[(\d\d):(\d\d):(\d\d\.\d+)\] " + pattern, text).groups()
+    t = re.search(r"\[(\d\d):(\d\d):(\d\d\.\d+)\] (?:\w+: )?" + pattern, text).groups()
     return 3600 * int(t[0]) + 60 * int(t[1]) + float(t[2])
 startup = stamp("running on") - stamp("Simulating")
 print(json.dumps({"name": "sim_multi_gpu/" + sys.argv[2], "gpus": gpus, "channels": int(sys.argv[3]),
