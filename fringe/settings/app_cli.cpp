@@ -2,6 +2,7 @@
 
 #include "fringe/core/interrupt.h"
 
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -38,7 +39,8 @@ void usage(std::ostream& o, const AppInfo& app) {
     << "  --set INI KEY [VALUE]\n"
     << "                  set KEY (reset it to its default without VALUE): only KEY's line\n"
     << "                  of INI changes, comments and other lines stay (INI is created\n"
-    << "                  if missing)\n"
+    << "                  if missing); VALUE may start with '-' (-45); write -- before\n"
+    << "                  a VALUE that is one of these options\n"
     << "  --settings      print the settings schema (XML)\n"
     << "  --version       print the version\n"
     << "  -h, --help      print this help\n"
@@ -54,11 +56,37 @@ struct Args {
   std::vector<std::string> positional;
 };
 
+// True for a word that reads as a number ("-45", "-1.5e3", "-.5"): a value, never an option.
+bool is_number(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  (void)std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size();
+}
+
+// The options this command line knows (for the --set VALUE slot below).
+bool is_known_option(const std::string& s) {
+  return s == "-h" || s == "--help" || s == "--version" || s == "--settings" || s == "-q" ||
+         s == "--quiet" || s == "--strict" || s == "--force" || s == "--get" || s == "--set" ||
+         s == "--";
+}
+
+// The arguments after --set and --get are positional (FILE KEY [VALUE]), as in OSKAR's apps:
+// a value that starts with '-' ("-45" for phase_centre_dec_deg, "-1e3") is the value, not an
+// option. So a word that reads as a number is always positional, and in the VALUE slot of
+// --set (after FILE and KEY) any word that is not one of the options above is the value
+// ("-12:30:00"). "--" ends the options: every later word is positional (a value "-q").
 Args parse_args(int argc, const char* const* argv) {
   Args a;
+  bool options_ended = false;
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
-    if (s == "-h" || s == "--help") {
+    const bool value_slot = a.mode == "set" && a.positional.size() == 2;
+    if (options_ended || is_number(s) || (value_slot && !is_known_option(s))) {
+      a.positional.push_back(s);
+    } else if (s == "--") {
+      options_ended = true;
+    } else if (s == "-h" || s == "--help") {
       a.help = true;
     } else if (s == "--version") {
       a.version = true;

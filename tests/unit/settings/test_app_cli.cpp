@@ -209,3 +209,54 @@ TEST(AppCli, GetAndSet) {
   EXPECT_EQ(read_text(fresh),
             "[General]\napp=testapp\nversion=9.8.7\n\n[simulator]\nuse_gpus=false\n");
 }
+
+// Issue 18: the words after --set are positional (FILE KEY VALUE), so a negative VALUE is a
+// value (OSKAR accepts `--set s.ini observation/phase_centre_dec_deg -45`); real unknown
+// options are still refused, and "--" lets a VALUE be one of the app's own options.
+TEST(AppCli, SetNegativeValue) {
+  fs::path dir = scratch("negative");
+  const std::string ini = (dir / "s.ini").string();
+  std::ofstream(ini) << good_ini();
+  Result s = run({"--set", ini, "observation/phase_centre_dec_deg", "-45"});
+  EXPECT_EQ(s.code, 0) << s.err;
+  EXPECT_EQ(s.err, "");
+  EXPECT_EQ(run({"--get", ini, "observation/phase_centre_dec_deg"}).out, "-45\n");
+  EXPECT_NE(read_text(ini).find("phase_centre_dec_deg=-45\n"), std::string::npos);
+  // Exponents, a leading '.', a list (the key is a DoubleList) and options after the value.
+  EXPECT_EQ(run({"--set", ini, "observation/phase_centre_ra_deg", "-1.5e1"}).code, 0);
+  EXPECT_EQ(run({"--get", ini, "observation/phase_centre_ra_deg"}).out, "-1.5e1\n");
+  Result q = run({"--set", ini, "observation/phase_centre_dec_deg", "-.5", "-q"});
+  EXPECT_EQ(q.code, 0) << q.err;
+  EXPECT_EQ(run({"--get", ini, "observation/phase_centre_dec_deg"}).out, "-.5\n");
+  Result l = run({"--set", ini, "observation/phase_centre_dec_deg", "-10,-20"});
+  EXPECT_EQ(l.code, 0) << l.err;
+  EXPECT_EQ(run({"--get", ini, "observation/phase_centre_dec_deg"}).out, "-10,-20\n");
+  // Options before --set still work; the value slot does not swallow them.
+  EXPECT_EQ(run({"--strict", "--set", ini, "observation/phase_centre_dec_deg", "-30"}).code, 0);
+  EXPECT_EQ(run({"--get", ini, "observation/phase_centre_dec_deg"}).out, "-30\n");
+  // A bad negative value is the value's error (exit 2, the file unchanged), not an option's.
+  const std::string before = read_text(ini);
+  Result b = run({"--set", ini, "observation/num_channels", "-3"});
+  EXPECT_EQ(b.code, 2);
+  EXPECT_EQ(b.err.find("unknown option"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("setting 'observation/num_channels' = '-3'"), std::string::npos) << b.err;
+  EXPECT_EQ(read_text(ini), before);
+  // "--" ends the options: a value spelled like an option.
+  Result d = run({"--set", ini, "observation/phase_centre_dec_deg", "--", "-q"});
+  EXPECT_EQ(d.code, 2);  // "-q" is not a number: the value is refused, not taken as -q
+  EXPECT_NE(d.err.find("= '-q'"), std::string::npos) << d.err;
+  // Unknown options are still refused, in every place but the VALUE slot of --set.
+  Result u = run({"--bogus", "--set", ini, "observation/phase_centre_dec_deg", "1"});
+  EXPECT_EQ(u.code, 2);
+  EXPECT_NE(u.err.find("error: unknown option '--bogus'"), std::string::npos) << u.err;
+  Result k = run({"--set", ini, "-x", "1"});  // a KEY cannot start with '-'
+  EXPECT_EQ(k.code, 2);
+  EXPECT_NE(k.err.find("error: unknown option '-x'"), std::string::npos) << k.err;
+  Result g = run({"--get", ini, "observation/phase_centre_dec_deg", "--frob"});
+  EXPECT_EQ(g.code, 2);
+  EXPECT_NE(g.err.find("error: unknown option '--frob'"), std::string::npos) << g.err;
+  Result r = run({"-45"});  // a number is positional: a settings file name, not an option
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot read settings file '-45'"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(ini).find("-q"), std::string::npos);
+}
