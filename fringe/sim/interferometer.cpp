@@ -1,8 +1,10 @@
 #include "fringe/sim/interferometer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <future>
 #include <limits>
@@ -76,6 +78,39 @@ vis::VisMeta make_meta(const SimulationConfig& config, const telescope::Telescop
     m.station_ecef_m.push_back({st.true_ecef.x, st.true_ecef.y, st.true_ecef.z});
   }
   m.array_centre_ecef_m = {tel.centre_ecef.x, tel.centre_ecef.y, tel.centre_ecef.z};
+  // OSKAR 2.13's ANTENNA names: "s0003 (<station folder>)" ("s0003" with no station folder);
+  // with allow_station_beam_duplication, "(copy of <folder>)" for a station whose folder is
+  // another station's (OSKAR keeps its station type map only then). For aperture arrays also
+  // the first element's feed angles (FEED) and the top-level element layout (PHASED_ARRAY,
+  // read by EveryBeam).
+  const bool aperture_array = config.beam.station_type == jones::StationType::ApertureArray;
+  for (std::size_t i = 0; i < tel.stations.size(); ++i) {
+    const int model_index = tel.stations[i].model_index;
+    const telescope::StationModel& model = tel.model_of(i);
+    char id[32];
+    std::snprintf(id, sizeof id, "s%04zu", i);
+    m.antenna_names.push_back(
+        model.name.empty()
+            ? std::string(id)
+            : std::string(id) + " (" +
+                  (config.beam.allow_station_beam_duplication && model_index != static_cast<int>(i)
+                       ? "copy of "
+                       : "") +
+                  model.name + ")");
+    const bool has_elements =
+        aperture_array && !model.directory.empty() && model.num_elements() > 0;
+    auto first_alpha = [&](telescope::Feed f) {
+      const auto& angles = model.feed(f).feed_angle;
+      return has_elements && !angles.empty() ? angles[0].alpha : 0.0;
+    };
+    m.feed_angles_rad.push_back({first_alpha(telescope::Feed::X), first_alpha(telescope::Feed::Y)});
+    std::vector<std::array<double, 3>> elements;
+    if (has_elements) {
+      for (const auto& e : model.feed(telescope::Feed::X).true_enu)
+        elements.push_back({e.x, e.y, e.z});
+    }
+    m.element_enu_m.push_back(std::move(elements));
+  }
   m.dish_diameter_m = config.ms_dish_diameter_m;
   m.phase_centre_ra_rad = o.phase_centre_ra;
   m.phase_centre_dec_rad = o.phase_centre_dec;

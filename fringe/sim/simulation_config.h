@@ -91,9 +91,10 @@ struct SimulationConfig {
   double uv_filter_max = std::numeric_limits<double>::infinity();
   bool uv_filter_in_wavelengths = true;
   NoiseConfig noise;
-  GainCorruptionConfig corruption;        // interferometer/gain_corruption/...
-  std::string telescope_name = "fringe";  // interferometer/telescope_name (MS OBSERVATION)
-  std::string ms_path;                    // resolved interferometer/ms_filename ("" = none)
+  GainCorruptionConfig corruption;  // interferometer/gain_corruption/...
+  // interferometer/telescope_name (MS OBSERVATION); the default is OSKAR 2.13's own value.
+  std::string telescope_name = "OSKAR 2.13.0-dev";
+  std::string ms_path;  // resolved interferometer/ms_filename ("" = none)
   bool force_polarised_ms = false;
   double ms_dish_diameter_m = 1.0;
 

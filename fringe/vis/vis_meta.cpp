@@ -28,6 +28,16 @@ void validate(const VisMeta& meta) {
   require(meta.feed_angles_rad.empty() || meta.feed_angles_rad.size() == n,
           std::to_string(meta.feed_angles_rad.size()) + " feed angle pairs for " +
               std::to_string(n) + " stations (expected 0 or one per station)");
+  require(meta.antenna_names.empty() || meta.antenna_names.size() == n,
+          std::to_string(meta.antenna_names.size()) + " antenna names for " + std::to_string(n) +
+              " stations (expected 0 or one per station)");
+  require(meta.element_enu_m.empty() || meta.element_enu_m.size() == n,
+          std::to_string(meta.element_enu_m.size()) + " element lists for " + std::to_string(n) +
+              " stations (expected 0 or one per station)");
+  for (std::size_t i = 0; i < meta.element_enu_m.size(); ++i) {
+    for (const auto& e : meta.element_enu_m[i])
+      require(finite3(e), "station " + std::to_string(i) + " has a non-finite element position");
+  }
   for (std::size_t i = 0; i < n; ++i) {
     require(finite3(meta.station_ecef_m[i]),
             "station " + std::to_string(i) + " has a non-finite position");

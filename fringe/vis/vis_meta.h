@@ -25,13 +25,26 @@ constexpr int num_pols(PolMode mode) { return mode == PolMode::Full ? 4 : 1; }
 
 struct VisMeta {
   // Telescope.
-  std::string telescope_name = "fringe";   // OBSERVATION::TELESCOPE_NAME (OSKAR: "OSKAR <ver>")
-  std::vector<std::string> station_names;  // one per station (e.g. "station001")
+  // OBSERVATION::TELESCOPE_NAME; OSKAR 2.13 writes "OSKAR 2.13.0-dev" (its reference MSs).
+  std::string telescope_name = "OSKAR 2.13.0-dev";
+  std::vector<std::string> station_names;             // one per station (e.g. "station001")
   std::vector<std::array<double, 3>> station_ecef_m;  // absolute ITRF X, Y, Z of each station
   std::array<double, 3> array_centre_ecef_m{};        // absolute ITRF of the array reference
   double dish_diameter_m = 1.0;                       // ms_dish_diameter (all stations)
   // Feed angles (alpha_x, alpha_y) per station, radians; empty means 0 for every station.
+  // OSKAR takes them from the first element of each aperture-array station (FEED
+  // RECEPTOR_ANGLE; alpha_x also rotates the station's PHASED_ARRAY axes).
   std::vector<std::array<double, 2>> feed_angles_rad;
+  // ANTENNA::NAME per station as written; empty: "s0000 (<station name>)" ("s0000" for an
+  // empty station name). OSKAR 2.13: "s%04d (<station folder>)"; with station beam
+  // duplication "(copy of <folder>)" for a station that uses another station's folder.
+  std::vector<std::string> antenna_names;
+  // Aperture-array element positions per station for the MS PHASED_ARRAY table (EveryBeam
+  // reads it): metres in the station's frame (East, North, Up before the alpha_x rotation;
+  // OSKAR's true X-feed positions of the top-level elements). Empty, or one list per station;
+  // rows go up to the last station with elements (none at all for non-aperture-array runs,
+  // as OSKAR).
+  std::vector<std::vector<std::array<double, 3>>> element_enu_m;
 
   // Phase centre (J2000 / as given), radians.
   double phase_centre_ra_rad = 0.0;

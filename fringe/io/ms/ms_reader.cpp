@@ -4,9 +4,12 @@
 #include <casacore/casa/Arrays/Slicer.h>
 #include <casacore/casa/Arrays/Vector.h>
 #include <casacore/casa/Containers/Record.h>
+#include <casacore/casa/Utilities/ValType.h>
 #include <casacore/tables/Tables/ArrayColumn.h>
+#include <casacore/tables/Tables/ColumnDesc.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
+#include <casacore/tables/Tables/TableDesc.h>
 #include <casacore/tables/Tables/TableRecord.h>
 
 #include <algorithm>
@@ -209,6 +212,84 @@ std::string MsReader::telescope_name() const {
   const Table obs = impl_->subtable("OBSERVATION");
   if (obs.nrow() == 0) return "";
   return casacore::ScalarColumn<casacore::String>(obs, "TELESCOPE_NAME")(0);
+}
+
+std::vector<PhasedArrayRow> MsReader::phased_array() const {
+  const Table pa = impl_->subtable("PHASED_ARRAY");
+  std::vector<PhasedArrayRow> out;
+  try {
+    casacore::ScalarColumn<casacore::Int> id(pa, "ANTENNA_ID");
+    casacore::ArrayColumn<casacore::Double> position(pa, "POSITION");
+    casacore::ArrayColumn<casacore::Double> axes(pa, "COORDINATE_AXES");
+    casacore::ArrayColumn<casacore::Double> offset(pa, "ELEMENT_OFFSET");
+    casacore::ArrayColumn<casacore::Bool> flag(pa, "ELEMENT_FLAG");
+    for (casacore::rownr_t r = 0; r < pa.nrow(); ++r) {
+      PhasedArrayRow row;
+      row.antenna_id = id(r);
+      const casacore::Array<casacore::Double> p = position(r);
+      const casacore::Array<casacore::Double> a = axes(r);
+      if (p.nelements() != 3 || a.shape() != IPosition(2, 3, 3)) {
+        throw impl_->error("PHASED_ARRAY row " + std::to_string(r) +
+                           ": expected POSITION [3] and COORDINATE_AXES [3, 3]");
+      }
+      for (int k = 0; k < 3; ++k) {
+        row.position_ecef_m[k] = p(IPosition(1, k));
+        for (int j = 0; j < 3; ++j) row.axes[j][k] = a(IPosition(2, k, j));
+      }
+      if (offset.isDefined(r)) {
+        const casacore::Array<casacore::Double> o = offset(r);
+        if (o.ndim() != 2 || o.shape()(0) != 3) {
+          throw impl_->error("PHASED_ARRAY row " + std::to_string(r) +
+                             ": expected ELEMENT_OFFSET [3, elements]");
+        }
+        for (ssize_t e = 0; e < o.shape()(1); ++e) {
+          row.element_offset_ecef_m.push_back(
+              {o(IPosition(2, 0, e)), o(IPosition(2, 1, e)), o(IPosition(2, 2, e))});
+        }
+      }
+      if (flag.isDefined(r)) {
+        const casacore::Array<casacore::Bool> f = flag(r);
+        row.flag_receptors = f.ndim() > 0 ? static_cast<int>(f.shape()(0)) : 0;
+        row.num_flag_cells = f.nelements();
+        for (auto it = f.begin(); it != f.end(); ++it) row.num_flagged += *it ? 1 : 0;
+      }
+      out.push_back(std::move(row));
+    }
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw impl_->error(std::string("reading PHASED_ARRAY failed: ") + e.what());
+  }
+  return out;
+}
+
+std::vector<ColumnLayout> MsReader::column_layout(const std::string& subtable) const {
+  const Table t = subtable.empty() ? impl_->main : impl_->subtable(subtable);
+  const casacore::TableDesc& desc = t.tableDesc();
+  std::vector<ColumnLayout> out;
+  for (casacore::uInt c = 0; c < desc.ncolumn(); ++c) {
+    const casacore::ColumnDesc& cd = desc.columnDesc(c);
+    ColumnLayout col;
+    col.name = cd.name();
+    col.data_type = casacore::ValType::getTypeStr(cd.dataType());
+    col.is_array = cd.isArray();
+    col.ndim = cd.isArray() ? cd.ndim() : 0;
+    if (cd.isFixedShape() || cd.shape().nelements() > 0) {
+      for (std::size_t k = 0; k < cd.shape().nelements(); ++k) col.shape.push_back(cd.shape()(k));
+    }
+    col.comment = cd.comment();
+    const casacore::TableRecord& kw = cd.keywordSet();
+    for (casacore::uInt k = 0; k < kw.nfields(); ++k) col.keywords.push_back(kw.name(k));
+    if (kw.isDefined("QuantumUnits")) {
+      const casacore::Vector<casacore::String> units = kw.asArrayString("QuantumUnits");
+      for (const auto& u : units) col.units.push_back(u);
+    }
+    std::sort(col.keywords.begin(), col.keywords.end());
+    out.push_back(std::move(col));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const ColumnLayout& a, const ColumnLayout& b) { return a.name < b.name; });
+  return out;
 }
 
 std::vector<double> MsReader::read_time(std::size_t start, std::size_t n) const {

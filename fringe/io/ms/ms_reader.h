@@ -1,7 +1,8 @@
 // MsReader: reads the main columns of a Measurement Set (TIME, ANTENNA1/2, UVW, DATA or
 // another complex column, FLAG, WEIGHT, INTERVAL, EXPOSURE) by row ranges, and the
 // metadata later stages need (SPECTRAL_WINDOW frequencies, POLARIZATION CORR_TYPE, ANTENNA
-// names and ITRF positions, FIELD phase centre, OBSERVATION telescope name).
+// names and ITRF positions, FIELD phase centre, OBSERVATION telescope name, PHASED_ARRAY rows)
+// and the column layout of any subtable.
 // Units: metres, radians, Hz, seconds (TIME: MJD(UTC) * 86400). Array results are flat,
 // row-major: data [row][channel][pol], flags likewise, weights [row][pol], UVW [row][3].
 // Errors (not an MS, missing column, rows out of range) throw fringe::Error naming the path.
@@ -23,6 +24,30 @@ namespace fringe::io {
 // False when the environment has FRINGE_MS_IO_THREADS=1: then callers keep every column
 // access of a Measurement Set on one thread (for A/B timing).
 bool concurrent_column_access();
+
+// One row of the PHASED_ARRAY subtable (OSKAR 2.13 / EveryBeam layout; docs/ms_output.md).
+struct PhasedArrayRow {
+  int antenna_id = 0;
+  std::array<double, 3> position_ecef_m{};  // ITRF, m
+  // COORDINATE_AXES column j (casacore axes(0..2, j)) = the station's p, q, r unit vector.
+  std::array<std::array<double, 3>, 3> axes{};
+  std::vector<std::array<double, 3>> element_offset_ecef_m;  // ITRF offsets from position
+  int flag_receptors = 0;          // first axis of ELEMENT_FLAG (2, or 1 for one product)
+  std::size_t num_flagged = 0;     // true entries of ELEMENT_FLAG
+  std::size_t num_flag_cells = 0;  // entries of ELEMENT_FLAG
+};
+
+// A column of a (sub)table as casacore describes it, for comparing layouts with OSKAR's.
+struct ColumnLayout {
+  std::string name;
+  std::string data_type;  // casacore's name of the type: "Int", "double", "Bool", ...
+  bool is_array = false;
+  int ndim = 0;             // -1: any number of dimensions
+  std::vector<long> shape;  // fixed shape, empty if none
+  std::string comment;
+  std::vector<std::string> keywords;  // names of the column keywords (QuantumUnits, MEASINFO)
+  std::vector<std::string> units;     // QuantumUnits, if any
+};
 
 class MsReader {
  public:
@@ -63,6 +88,10 @@ class MsReader {
   std::vector<std::array<double, 3>> station_positions_ecef_m() const;
   std::array<double, 2> phase_centre_rad() const;  // FIELD row 0 PHASE_DIR (RA, Dec)
   std::string telescope_name() const;
+  // PHASED_ARRAY rows (empty if the subtable has none; throws if it is missing).
+  std::vector<PhasedArrayRow> phased_array() const;
+  // The columns of the main table ("") or of a subtable ("PHASED_ARRAY"), sorted by name.
+  std::vector<ColumnLayout> column_layout(const std::string& subtable) const;
 
   // Main-table columns for rows [start_row, start_row + num_rows) (kAllRows: to the end).
   std::vector<double> read_time(std::size_t start_row = 0, std::size_t num_rows = kAllRows) const;

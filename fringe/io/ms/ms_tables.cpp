@@ -19,13 +19,17 @@
 #include <casacore/tables/Tables/TableRecord.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
 
+#include "fringe/astro/geodesy.h"
 #include "fringe/core/constants.h"
+#include "fringe/core/error.h"
 
 namespace fringe::io::detail {
 
@@ -102,20 +106,22 @@ void create_main_and_default_subtables(const std::string& path, int npol, int nc
     SetupNewTable source_setup(ms->sourceTableName(), source_desc, Table::New);
     ms->rwKeywordSet().defineTable(MS::keywordName(MS::SOURCE), Table(source_setup));
   }
-  // PHASED_ARRAY (empty: no aperture-array element layout yet; OSKAR fills it for
-  // aperture-array stations, for EveryBeam).
+  // PHASED_ARRAY: the columns OSKAR 2.13 creates (names, types, shapes, column comments and
+  // the ITRF metre keywords of POSITION and ELEMENT_OFFSET), the layout EveryBeam reads for
+  // an aperture-array ("OSKAR") telescope. Rows: fill_phased_array().
   {
     TableDesc pa_desc;
-    pa_desc.addColumn(ScalarColumnDesc<Int>("ANTENNA_ID"));
-    ArrayColumnDesc<Double> position("POSITION", IPosition(1, 3), ColumnDesc::FixedShape);
+    pa_desc.addColumn(ScalarColumnDesc<Int>("ANTENNA_ID", "Antenna ID"));
+    ArrayColumnDesc<Double> position("POSITION", "Position of antenna field", IPosition(1, 3),
+                                     ColumnDesc::FixedShape);
     set_position_keywords(position);
     pa_desc.addColumn(position);
-    pa_desc.addColumn(
-        ArrayColumnDesc<Double>("COORDINATE_AXES", IPosition(2, 3, 3), ColumnDesc::FixedShape));
-    ArrayColumnDesc<Double> element_offset("ELEMENT_OFFSET");
+    pa_desc.addColumn(ArrayColumnDesc<Double>("COORDINATE_AXES", "Local coordinate system",
+                                              IPosition(2, 3, 3), ColumnDesc::FixedShape));
+    ArrayColumnDesc<Double> element_offset("ELEMENT_OFFSET", "Offset per element");
     set_position_keywords(element_offset);
     pa_desc.addColumn(element_offset);
-    pa_desc.addColumn(ArrayColumnDesc<Bool>("ELEMENT_FLAG"));
+    pa_desc.addColumn(ArrayColumnDesc<Bool>("ELEMENT_FLAG", "Flag of elements in array"));
     SetupNewTable pa_setup(ms->tableName() + "/PHASED_ARRAY", pa_desc, Table::New);
     ms->rwKeywordSet().defineTable("PHASED_ARRAY", Table(pa_setup));
   }
@@ -135,7 +141,10 @@ void fill_antenna_and_feed(MeasurementSet& ms, const vis::VisMeta& meta) {
     char id[32];
     std::snprintf(id, sizeof id, "s%04zu", i);
     const std::string& label = meta.station_names[i];
-    ant.name().put(i, label.empty() ? std::string(id) : std::string(id) + " (" + label + ")");
+    if (!meta.antenna_names.empty())
+      ant.name().put(i, meta.antenna_names[i]);
+    else
+      ant.name().put(i, label.empty() ? std::string(id) : std::string(id) + " (" + label + ")");
     ant.station().put(i, id);
     ant.type().put(i, "GROUND-BASED");
     ant.mount().put(i, "FIXED");
@@ -165,6 +174,82 @@ void fill_antenna_and_feed(MeasurementSet& ms, const vis::VisMeta& meta) {
     angle(0) = ax + kPi / 2.0;  // X receptor: alpha_x + 90 deg (OSKAR)
     angle(1) = ay;
     feed.receptorAngle().put(i, angle);
+  }
+}
+
+// One PHASED_ARRAY row per station up to the last station with elements (row = station
+// index, as OSKAR 2.13 writes them; a station without elements before that gets a row with
+// no elements). Per row (OSKAR's oskar_vis_header_write_ms, facts only):
+//  - ANTENNA_ID = the station index; POSITION = the station's ITRF position (ANTENNA).
+//  - COORDINATE_AXES: a 3x3 matrix whose columns (casacore axes(0..2, j)) are the station's
+//    p, q, r unit vectors in ITRF: r = the WGS84 ellipsoid normal at the station, p and q the
+//    local East and North rotated about r by the station angle alpha_x (the first element's X
+//    feed angle, towards North): p = cos(a) E + sin(a) N, q = -sin(a) E + cos(a) N. EveryBeam
+//    reads p, q, r as these columns.
+//  - ELEMENT_OFFSET [3, elements]: each element's (p, q, r) position in metres turned into an
+//    ITRF offset from POSITION: x p + y q + z r.
+//  - ELEMENT_FLAG [2, elements] (1 for a one-product MS): all false.
+std::array<std::array<double, 3>, 3> station_axes(const std::array<double, 3>& ecef,
+                                                  double alpha_x) {
+  const astro::Geodetic g = astro::ecef_to_geodetic({ecef[0], ecef[1], ecef[2]});
+  const double sl = std::sin(g.lon), cl = std::cos(g.lon);
+  const double sb = std::sin(g.lat), cb = std::cos(g.lat);
+  const std::array<double, 3> east{-sl, cl, 0.0};
+  const std::array<double, 3> north{-sb * cl, -sb * sl, cb};
+  const std::array<double, 3> up{cb * cl, cb * sl, sb};
+  const double ca = std::cos(alpha_x), sa = std::sin(alpha_x);
+  std::array<std::array<double, 3>, 3> axes{};  // axes[j] = p, q, r
+  for (int k = 0; k < 3; ++k) {
+    axes[0][k] = ca * east[k] + sa * north[k];
+    axes[1][k] = -sa * east[k] + ca * north[k];
+    axes[2][k] = up[k];
+  }
+  return axes;
+}
+
+void fill_phased_array(MeasurementSet& ms, const vis::VisMeta& meta, int npol) {
+  std::size_t rows = 0;
+  for (std::size_t i = 0; i < meta.element_enu_m.size(); ++i)
+    if (!meta.element_enu_m[i].empty()) rows = i + 1;
+  if (rows == 0) return;
+  Table pa = ms.keywordSet().asTable("PHASED_ARRAY");
+  pa.reopenRW();
+  pa.addRow(rows);
+  ScalarColumn<Int> antenna_id(pa, "ANTENNA_ID");
+  ArrayColumn<Double> position(pa, "POSITION");
+  ArrayColumn<Double> coordinate_axes(pa, "COORDINATE_AXES");
+  ArrayColumn<Double> element_offset(pa, "ELEMENT_OFFSET");
+  ArrayColumn<Bool> element_flag(pa, "ELEMENT_FLAG");
+  const int flag_rows = npol == 4 ? 2 : 1;
+  for (std::size_t i = 0; i < rows; ++i) {
+    const auto& ecef = meta.station_ecef_m[i];
+    const double alpha_x = meta.feed_angles_rad.empty() ? 0.0 : meta.feed_angles_rad[i][0];
+    std::array<std::array<double, 3>, 3> axes;
+    try {
+      axes = station_axes(ecef, alpha_x);
+    } catch (const Error& e) {
+      throw Error("PHASED_ARRAY row " + std::to_string(i) +
+                  ": the station position is not on the Earth: " + e.message());
+    }
+    Vector<Double> pos(3);
+    Matrix<Double> m(3, 3);
+    for (int k = 0; k < 3; ++k) {
+      pos(k) = ecef[k];
+      for (int j = 0; j < 3; ++j) m(k, j) = axes[j][k];
+    }
+    const auto& elements = meta.element_enu_m[i];
+    const ssize_t n = static_cast<ssize_t>(elements.size());
+    Matrix<Double> offset(3, n);
+    for (ssize_t e = 0; e < n; ++e) {
+      const auto& xyz = elements[static_cast<std::size_t>(e)];
+      for (int k = 0; k < 3; ++k)
+        offset(k, e) = xyz[0] * axes[0][k] + xyz[1] * axes[1][k] + xyz[2] * axes[2][k];
+    }
+    antenna_id.put(i, static_cast<Int>(i));
+    position.put(i, pos);
+    coordinate_axes.put(i, m);
+    element_offset.put(i, offset);
+    element_flag.put(i, Matrix<Bool>(flag_rows, n, False));
   }
 }
 
@@ -323,6 +408,7 @@ std::unique_ptr<MeasurementSet> create_ms(const std::string& path, const vis::Vi
     fill_spectral_window(*ms, meta);
     fill_polarization_and_data_description(*ms, num_ms_pols);
     fill_observation_and_state(*ms, meta);
+    fill_phased_array(*ms, meta, num_ms_pols);
     add_history_rows(*ms,
                      {"Measurement Set created by " + meta.application + " at " +
                       utc_text(now_mjd_utc_sec()) + " (UTC)"},

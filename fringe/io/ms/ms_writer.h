@@ -4,7 +4,8 @@
 // MJD UTC], INTERVAL = time_inc_sec, EXPOSURE = time_average_sec; rows time-major and, per
 // ANTENNA1, the auto-correlation (if written) then the cross-correlations in baseline order;
 // subtables ANTENNA, FEED, FIELD, SPECTRAL_WINDOW, POLARIZATION, DATA_DESCRIPTION, OBSERVATION,
-// STATE, HISTORY (+ empty FLAG_CMD, POINTING, PROCESSOR, SOURCE, PHASED_ARRAY as OSKAR).
+// STATE, HISTORY, PHASED_ARRAY (rows for stations with meta.element_enu_m; docs/ms_output.md)
+// (+ empty FLAG_CMD, POINTING, PROCESSOR, SOURCE as OSKAR).
 //
 // Conventions applied here (VisBlock data are always the CASA convention, p < q):
 //  - casa_phase_convention = false: ANTENNA1 = q, ANTENNA2 = p, UVW negated and DATA the
@@ -12,7 +13,8 @@
 //    UVW the phase is still exp(+2 pi i (u l + v m + w (n - 1))) (docs/conventions.md, "Phase sign
 //    and the measurement equation").
 //  - force_polarised with Scalar data: a 4-product MS with XX = YY = V, XY = YX = 0.
-//  - ANTENNA NAME "s0000 (<station name>)", STATION "s0000"; DISH_DIAMETER dish_diameter_m;
+//  - ANTENNA NAME meta.antenna_names, else "s0000 (<station name>)"; STATION "s0000";
+//    OBSERVATION TELESCOPE_NAME meta.telescope_name; DISH_DIAMETER dish_diameter_m;
 //    FEED RECEPTOR_ANGLE = [alpha_x + pi/2, alpha_y]; CHAN_WIDTH = EFFECTIVE_BW = RESOLUTION
 //    = frequency_inc_hz (1 Hz if <= 0), MEAS_FREQ_REF TOPO; CORR_TYPE 9..12 or [9].
 //  - HISTORY: a creation row, then settings_lines (ORIGIN "FRINGE_SETTINGS") and log_lines
