@@ -240,9 +240,24 @@ VisFileHeader vis_header_from_meta(const vis::VisMeta& meta, Precision precision
                                        s[1] - meta.array_centre_ecef_m[1],
                                        s[2] - meta.array_centre_ecef_m[2]});
   }
-  h.station_names = meta.station_names;
+  // Station names as OSKAR writes them, the Measurement Set's ANTENNA names: antenna_names, or
+  // "s0003 (<station name>)" ("s0003" for an empty one), as fringe/io/ms does.
+  for (std::size_t s = 0; s < meta.num_stations(); ++s) {
+    if (meta.antenna_names.size() == meta.num_stations()) {
+      h.station_names.push_back(meta.antenna_names[s]);
+      continue;
+    }
+    char id[32];
+    std::snprintf(id, sizeof id, "s%04zu", s);
+    const std::string& label = meta.station_names[s];
+    h.station_names.push_back(label.empty() ? std::string(id)
+                                            : std::string(id) + " (" + label + ")");
+  }
   h.station_diameter_m.assign(meta.num_stations(), meta.dish_diameter_m);
-  h.element_enu_m.assign(meta.num_stations(), {});
+  // Aperture-array element positions (ENU, m): OSKAR writes the X feeds' true positions.
+  h.element_enu_m = meta.element_enu_m;
+  if (h.element_enu_m.size() != meta.num_stations())
+    h.element_enu_m.assign(meta.num_stations(), {});
   h.element_feed_angle_rad.assign(meta.num_stations(), {});
   if (meta.feed_angles_rad.size() == meta.num_stations()) {
     // One value each for X and Y alpha (what OSKAR's MS writer takes as receptor angles).
@@ -259,6 +274,10 @@ vis::VisMeta vis_meta_from_header(const VisFileHeader& h) {
   vis::VisMeta m;
   m.telescope_name = "OSKAR";
   m.station_names = h.station_names;
+  m.antenna_names = h.station_names;  // the .vis names are the ANTENNA names
+  bool any_elements = false;
+  for (const auto& e : h.element_enu_m) any_elements = any_elements || !e.empty();
+  if (any_elements) m.element_enu_m = h.element_enu_m;
   m.array_centre_ecef_m = geodetic_to_ecef(h.telescope_lon_deg * kDegToRad,
                                            h.telescope_lat_deg * kDegToRad, h.telescope_alt_m);
   for (const auto& o : h.station_offset_ecef_m) {

@@ -137,11 +137,14 @@ void validate(const VisFileHeader& header, const std::string& what);
 // dumps and max_channels_per_block channels. Station offsets are station_ecef_m minus
 // array_centre_ecef_m; telescope longitude, latitude and altitude are the WGS84 geodetic
 // position of array_centre_ecef_m (a caller holding the telescope model's own values should
-// set them instead, to carry them unchanged). Element positions and feed angles are left empty.
+// set them instead, to carry them unchanged). Station names are the ANTENNA names
+// (antenna_names, or "s0003 (<station name>)"); element positions come from element_enu_m and
+// feed angles (X and Y alpha, one value per station) from feed_angles_rad, when present.
 VisFileHeader vis_header_from_meta(const vis::VisMeta& meta, Precision precision,
                                    int max_times_per_block, int max_channels_per_block);
 // The VisMeta of a file: absolute station ECEF from the offsets and the WGS84 position of the
-// telescope centre; feed angles from the first element's X and Y alpha of each station.
+// telescope centre; feed angles from the first element's X and Y alpha of each station;
+// station and antenna names both the file's station names.
 vis::VisMeta vis_meta_from_header(const VisFileHeader& header);
 
 // The output target of a .vis file: an existing file at path may be replaced only when it is an

@@ -495,7 +495,8 @@ TEST(VisFileWriter, IncompleteOrWrongBlocksAreRefusedAndLeaveNoFile) {
 
 TEST(VisFile, HeaderFromMetaAndBack) {
   vis::VisMeta m;
-  m.station_names = {"a", "b"};
+  m.station_names = {"a", ""};
+  m.element_enu_m = {{{1.0, 2.0, 0.0}, {-1.0, 0.5, 0.25}}, {}};
   m.array_centre_ecef_m = {-2559453.29059553, 5095371.73544116, -2849056.77357178};
   m.station_ecef_m = {
       {m.array_centre_ecef_m[0] + 10.0, m.array_centre_ecef_m[1] - 5.0,
@@ -521,6 +522,12 @@ TEST(VisFile, HeaderFromMetaAndBack) {
   EXPECT_EQ(h.pol_type, vis_pol_type::kStokesI);
   EXPECT_EQ(h.station_offset_ecef_m[0][0], 10.0);
   EXPECT_EQ(h.settings, "[sky]\nx=1\n");
+  EXPECT_EQ(h.station_names, (std::vector<std::string>{"s0000 (a)", "s0001"}));
+  EXPECT_EQ(h.element_enu_m, m.element_enu_m);
+  vis::VisMeta named = m;
+  named.antenna_names = {"s0000 (copy of a)", "s0001 (b)"};
+  EXPECT_EQ(vis_header_from_meta(named, Precision::Double, 1, 1).station_names,
+            named.antenna_names);
   EXPECT_NO_THROW(validate(h, "meta"));
   const vis::VisMeta back = vis_meta_from_header(h);
   for (int i = 0; i < 2; ++i) {
@@ -528,6 +535,9 @@ TEST(VisFile, HeaderFromMetaAndBack) {
       EXPECT_NEAR(back.station_ecef_m[i][d], m.station_ecef_m[i][d], 1e-6);
   }
   EXPECT_EQ(back.feed_angles_rad, m.feed_angles_rad);
+  EXPECT_EQ(back.antenna_names, h.station_names);
+  EXPECT_EQ(back.element_enu_m, m.element_enu_m);
+  EXPECT_NO_THROW(vis::validate(back));
   EXPECT_EQ(back.casa_phase_convention, false);
   EXPECT_EQ(back.settings_lines, m.settings_lines);
   EXPECT_DOUBLE_EQ(back.phase_centre_dec_rad, -0.5);
