@@ -73,11 +73,13 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   // Every output of the run, checked against what is there and the run's inputs before any
   // work: nothing is touched when one is refused (docs/reliability/sim.md).
   as_input([&] {
-    const std::string ms = fringe::io::ms_output_path(config.ms_path);
+    std::vector<std::string> outputs;  // not inputs, though named by the settings
+    if (!config.ms_path.empty()) outputs.push_back(fringe::io::ms_output_path(config.ms_path));
+    if (!config.vis_path.empty()) outputs.push_back(config.vis_path);
     fringe::check_outputs(
         app::interferometer_outputs(config, s, chain.calibration ? &*chain.calibration : nullptr,
                                     chain.imaging ? &*chain.imaging : nullptr),
-        app::run_inputs(s, options.settings_file, {ms}));
+        app::run_inputs(s, options.settings_file, outputs));
   });
 
   fringe::sky::SkyModel sky;

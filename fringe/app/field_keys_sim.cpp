@@ -38,6 +38,8 @@ const FieldKeys& simulator_field_keys() {
               {"SimulationConfig.uv_filter_min", "interferometer/uv_filter_min"},
               {"SimulationConfig.uv_filter_max", "interferometer/uv_filter_max"},
               {"SimulationConfig.pointing_file", "observation/pointing_file"},
+              {"SimulationConfig.ms_path", "interferometer/ms_filename"},
+              {"SimulationConfig.vis_path", "interferometer/oskar_vis_filename"},
               {"StationBeamConfig.normalise_at_phase_centre",
                "telescope/normalise_beams_at_phase_centre"},
           },

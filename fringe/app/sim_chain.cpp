@@ -6,6 +6,7 @@
 #include "fringe/app/calibrate_settings.h"
 #include "fringe/app/imager_settings.h"
 #include "fringe/app/simulation_settings.h"
+#include "fringe/core/error.h"
 #include "fringe/core/log.h"
 #include "fringe/core/timer.h"
 #include "fringe/io/ms/ms_path.h"
@@ -18,7 +19,15 @@ using settings::format_number;
 ChainConfig chain_config(const settings::Settings& s, bool force, bool strict) {
   ChainConfig c;
   c.simulation = simulation_config(s);
-  const std::string ms = io::ms_output_path(c.simulation.ms_path);
+  const bool chained =
+      s.get_bool("interferometer/calibrate_output") || s.get_bool("interferometer/image_output");
+  if (chained && c.simulation.ms_path.empty()) {
+    throw Error::in_setting("interferometer/ms_filename", "",
+                            "calibrate_output and image_output work on the simulated "
+                            "Measurement Set: give interferometer/ms_filename");
+  }
+  const std::string ms =
+      c.simulation.ms_path.empty() ? "" : io::ms_output_path(c.simulation.ms_path);
   if (s.get_bool("interferometer/calibrate_output")) {
     c.calibration = calibrate_config(s, ms);
     c.calibration->force = force;
@@ -40,8 +49,13 @@ ChainResult run_chain(const ChainConfig& config, sky::SkyModel sky,
   ChainResult result;
   result.simulation = sim::simulate_interferometer(config.simulation, std::move(sky), telescope,
                                                    context.simulation);
-  log_info(log, "Measurement Set: " + result.simulation.ms_path + " (" +
-                    std::to_string(result.simulation.num_rows) + " rows)");
+  if (!result.simulation.ms_path.empty()) {
+    log_info(log, "Measurement Set: " + result.simulation.ms_path + " (" +
+                      std::to_string(result.simulation.num_rows) + " rows)");
+  }
+  if (!result.simulation.vis_path.empty()) {
+    log_info(log, "OSKAR visibility file: " + result.simulation.vis_path);
+  }
   if (config.calibration) {
     const calibrate::CalibrateMsConfig& cal = *config.calibration;
     log_info(log, "Calibrating " + cal.ms_path + " (interferometer/calibrate_output)...");

@@ -101,7 +101,10 @@ void log_summary(const sim::SimulationConfig& config, const sky::SkyConfig& sky,
   log_sky(sky, log);
   log_telescope(config, log);
   log.info("Output");
-  log.info("  interferometer/ms_filename: " + config.ms_path);
+  if (!config.ms_path.empty()) log.info("  interferometer/ms_filename: " + config.ms_path);
+  if (!config.vis_path.empty()) {
+    log.info("  interferometer/oskar_vis_filename: " + config.vis_path);
+  }
 }
 
 void log_simulation_plan(const sim::SimulationConfig& c, Logger& log) {

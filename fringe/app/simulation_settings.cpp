@@ -8,6 +8,7 @@
 #include "fringe/io/fits/fits_image_writer.h"
 #include "fringe/io/ms/gain_table.h"
 #include "fringe/io/ms/ms_path.h"
+#include "fringe/io/vis/vis_file.h"
 #include "fringe/sky/sky_writer.h"
 
 namespace fringe::app {
@@ -137,10 +138,17 @@ SimulationConfig simulation_config(const Settings& s) {
   c.telescope_name = s.get(i + "telescope_name");
 
   c.ms_path = s.get(i + "ms_filename").empty() ? std::string() : s.get_path(i + "ms_filename");
-  if (c.ms_path.empty()) {
+  c.vis_path = s.get(i + "oskar_vis_filename").empty() ? std::string()
+                                                       : s.get_path(i + "oskar_vis_filename");
+  if (c.ms_path.empty() && c.vis_path.empty()) {
     throw Error::in_setting(i + "ms_filename", "",
-                            "expected an output Measurement Set name (the only output "
-                            "supported so far)");
+                            "expected an output: a Measurement Set (interferometer/ms_filename), "
+                            "an OSKAR .vis file (interferometer/oskar_vis_filename) or both");
+  }
+  if (c.ms_path.empty() && c.corruption.enable) {
+    throw Error::in_setting(i + "gain_corruption/enable", "true",
+                            "needs a Measurement Set (interferometer/ms_filename): the model "
+                            "visibilities and the true gains are written with it");
   }
   c.force_polarised_ms = s.get_bool(i + "force_polarised_ms");
   if (!s.is_word(i + "ms_dish_diameter", "default")) {
@@ -154,12 +162,17 @@ std::vector<OutputTarget> interferometer_outputs(const sim::SimulationConfig& co
                                                  const calibrate::CalibrateMsConfig* calibration,
                                                  const imager::ImagerConfig* imaging) {
   std::vector<OutputTarget> out;
-  const std::string ms = io::ms_output_path(config.ms_path);
-  OutputTarget ms_target;
-  ms_target.key = "interferometer/ms_filename";
-  ms_target.path = ms;
-  ms_target.kind = OutputKind::MeasurementSet;
-  out.push_back(ms_target);
+  const std::string ms = config.ms_path.empty() ? "" : io::ms_output_path(config.ms_path);
+  if (!ms.empty()) {
+    OutputTarget ms_target;
+    ms_target.key = "interferometer/ms_filename";
+    ms_target.path = ms;
+    ms_target.kind = OutputKind::MeasurementSet;
+    out.push_back(ms_target);
+  }
+  if (!config.vis_path.empty()) {
+    out.push_back(io::vis_output_target("interferometer/oskar_vis_filename", config.vis_path));
+  }
   if (config.corruption.enable) {
     add_gains(out, "interferometer/gain_corruption/enable", ms + ".true_gains");
   }

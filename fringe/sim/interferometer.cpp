@@ -23,6 +23,7 @@
 #include "fringe/core/precision.h"
 #include "fringe/core/thread_pool.h"
 #include "fringe/io/ms/ms_writer.h"
+#include "fringe/io/vis/vis_file.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/numerical_patterns.h"
 #include "fringe/jones/pointing_file.h"
@@ -275,13 +276,20 @@ std::string zero_output_reason(const SimulationConfig& config, const std::vector
   return text;
 }
 
-// The Measurement Set writer's thread: a block is checked and written while the next one
-// computes (writes run one after another), then handed back for reuse: allocating (and
-// zero-filling) a block of hundreds of MB for every block cost the GPUs tenths of a second.
+// The outputs of a run: a Measurement Set, an OSKAR .vis file, or both (at least one).
+struct RunOutputs {
+  std::optional<io::MsWriter> ms;
+  std::optional<io::VisFileWriter> vis;
+};
+
+// The writer's thread: a block is checked and written (to the MS and/or the .vis file) while
+// the next one computes (writes run one after another), then handed back for reuse:
+// allocating (and zero-filling) a block of hundreds of MB for every block cost the GPUs
+// tenths of a second.
 template <typename T>
 class BlockWriter {
  public:
-  BlockWriter(io::MsWriter& writer, const OutputChecks& checks, const RunContext& context)
+  BlockWriter(RunOutputs& writer, const OutputChecks& checks, const RunContext& context)
       : writer_(writer), checks_(checks), context_(context) {}
 
   // A block of extent b: the one written last when it has the same shape, else a new one.
@@ -313,8 +321,11 @@ class BlockWriter {
             checks_.after_block(scan_);  // throws before a non-finite block is written
           }
           Timed timed(context_.timers, "write");
-          writer_.append_block(blk);
-          if (mdl) writer_.append_model_block(*mdl);
+          if (writer_.ms) {
+            writer_.ms->append_block(blk);
+            if (mdl) writer_.ms->append_model_block(*mdl);
+          }
+          if (writer_.vis) writer_.vis->write_block(blk);
           return std::move(blk);
         });
   }
@@ -335,7 +346,7 @@ class BlockWriter {
     spare_ = pending_.get();
   }
 
-  io::MsWriter& writer_;
+  RunOutputs& writer_;
   const OutputChecks& checks_;
   const RunContext& context_;
   // Declared before pending_, whose destructor waits for a write that still uses it.
@@ -345,8 +356,9 @@ class BlockWriter {
 };
 
 // What a run does after its last block: the warning for beams below the horizon, the output
-// checks, the true gains, the run log into HISTORY, and the Measurement Set closed.
-void finish_run(io::MsWriter& writer, const OutputChecks& checks, const VisScan& scan,
+// checks, the true gains, the run log into HISTORY (and the .vis file's run log), and the
+// outputs closed and renamed into place.
+void finish_run(RunOutputs& writer, const OutputChecks& checks, const VisScan& scan,
                 const GainCorruption& corruption, const RunContext& context,
                 SimulationResult& result) {
   if (result.stations_with_beam_below_horizon > 0) {
@@ -356,14 +368,29 @@ void finish_run(io::MsWriter& writer, const OutputChecks& checks, const VisScan&
   }
   checks.at_end(scan);  // all zero: a warning, or an error under --strict
   interrupt::throw_if_requested();
-  // The true gains first: a failure there leaves no Measurement Set either.
-  corruption.write_true_gains(writer.path(), context.logger);
-  {
-    Timed timed(context.timers, "write");
-    if (context.run_log) writer.add_history(context.run_log(), "FRINGE_LOG");
-    writer.finish();
+  // The true gains first: a failure there leaves no Measurement Set either (gain corruption
+  // needs a Measurement Set: the app layer checks it).
+  if (writer.ms) corruption.write_true_gains(writer.ms->path(), context.logger);
+  Timed timed(context.timers, "write");
+  const std::vector<std::string> log =
+      context.run_log ? context.run_log() : std::vector<std::string>();
+  if (writer.vis) {
+    std::string text;  // OSKAR's run log is one text, a line per message
+    for (const std::string& line : log) text += line + "\n";
+    if (!text.empty()) writer.vis->write_run_log(text);
+    writer.vis->commit();
   }
-  result.num_rows = writer.num_rows();
+  if (writer.ms) {
+    if (!log.empty()) writer.ms->add_history(log, "FRINGE_LOG");
+    writer.ms->finish();
+    result.num_rows = writer.ms->num_rows();
+  }
+}
+
+// The .vis header of a run: OSKAR's header for its metadata, precision and block sizes.
+io::VisFileHeader vis_header(const SimulationConfig& config, const vis::VisMeta& meta) {
+  return io::vis_header_from_meta(meta, config.precision, int(config.times_per_block()),
+                                  int(config.channels_per_block()));
 }
 
 template <typename T>
@@ -388,8 +415,21 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   result.num_threads = backend->num_workers();
   ThreadPool pool(result.num_threads);
   std::optional<Timed> create_timer(std::in_place, context.timers, "create MS");
-  io::MsWriter writer(config.ms_path, meta, context.logger);
-  result.ms_path = writer.path();
+  RunOutputs writer;
+  if (!config.ms_path.empty()) {
+    writer.ms.emplace(config.ms_path, meta, context.logger);
+    result.ms_path = writer.ms->path();
+  }
+  if (!config.vis_path.empty()) {
+    writer.vis.emplace(io::vis_output_target("SimulationConfig.vis_path", config.vis_path),
+                       vis_header(config, meta));
+    result.vis_path = config.vis_path;
+  }
+  if (!writer.ms && !writer.vis) {
+    throw Error::in_field("SimulationConfig.ms_path", "",
+                          "expected a Measurement Set or an OSKAR .vis file to write "
+                          "(SimulationConfig.vis_path)");
+  }
   create_timer.reset();
   backend->finish_setup();
 

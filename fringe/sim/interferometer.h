@@ -47,7 +47,8 @@ struct RunContext {
 };
 
 struct SimulationResult {
-  std::string ms_path;  // final path of the Measurement Set
+  std::string ms_path;   // final path of the Measurement Set ("" = none written)
+  std::string vis_path;  // final path of the OSKAR .vis file ("" = none written)
   std::size_t num_rows = 0;
   std::size_t num_blocks = 0;
   std::size_t num_chunks = 0;
@@ -57,8 +58,9 @@ struct SimulationResult {
   std::size_t stations_with_beam_below_horizon = 0;  // max over evaluations (0 normally)
 };
 
-// Runs the simulation and writes the MS named by config.ms_path (written under a temporary
-// name, renamed when complete). The sky must not be empty (fringe::Error otherwise, before
+// Runs the simulation and writes the MS named by config.ms_path and/or the OSKAR .vis file
+// named by config.vis_path (at least one; each written under a temporary name and renamed
+// when complete). The sky must not be empty (fringe::Error otherwise, before
 // any file is created). Gaussian sources are projected onto the phase-centre tangent plane
 // once (sky/gaussian.h); failed fits follow config.zero_failed_gaussians. Errors (bad config,
 // unwritable output) throw fringe::Error; no MS is left behind then.

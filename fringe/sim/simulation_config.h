@@ -94,7 +94,8 @@ struct SimulationConfig {
   GainCorruptionConfig corruption;  // interferometer/gain_corruption/...
   // interferometer/telescope_name (MS OBSERVATION); the default is OSKAR 2.13's own value.
   std::string telescope_name = "OSKAR 2.13.0-dev";
-  std::string ms_path;  // resolved interferometer/ms_filename ("" = none)
+  std::string ms_path;   // resolved interferometer/ms_filename ("" = none)
+  std::string vis_path;  // resolved interferometer/oskar_vis_filename ("" = none)
   bool force_polarised_ms = false;
   double ms_dish_diameter_m = 1.0;
 

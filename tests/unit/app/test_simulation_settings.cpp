@@ -96,6 +96,10 @@ TEST(SimulationConfig, RefusesWhatCannotRunYet) {
   s = valid_settings();
   s.set("interferometer/ms_filename", "");
   EXPECT_NE(error_of(s).find("interferometer/ms_filename"), std::string::npos);
+  s.set("interferometer/oskar_vis_filename", "/tmp/x.vis");  // a .vis file alone is an output
+  EXPECT_EQ(error_of(s), "");
+  s.set("interferometer/gain_corruption/enable", "true");  // but corruption needs the MS
+  EXPECT_NE(error_of(s).find("interferometer/gain_corruption/enable"), std::string::npos);
   s = valid_settings();
   s.set("telescope/gaussian_beam/fwhm_deg", "0");
   EXPECT_NE(error_of(s).find("telescope/gaussian_beam/fwhm_deg"), std::string::npos);
