@@ -8,6 +8,7 @@
 #include "fringe/app/simulation_settings.h"
 #include "fringe/core/constants.h"
 #include "fringe/core/error.h"
+#include "fringe/imager/input_columns.h"
 #include "fringe/imager/run_checks.h"
 #include "fringe/jones/numerical_patterns.h"
 #include "fringe/telescope/element_errors.h"
@@ -75,12 +76,8 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
   c.input_ms = s.get_path_list("image/input_vis_data");
   if (c.input_ms.empty() && !default_input.empty()) c.input_ms = {default_input};
   if (c.input_ms.empty())
-    throw Error::in_setting("image/input_vis_data", "", "expected one or more Measurement Sets");
-  for (const auto& p : c.input_ms) {
-    if (p.ends_with(".vis"))
-      throw Error::in_setting("image/input_vis_data", p,
-                              "OSKAR .vis files are not read by fringe; give a Measurement Set");
-  }
+    throw Error::in_setting("image/input_vis_data", "",
+                            "expected one or more Measurement Sets or OSKAR .vis files");
   c.ms_column = s.get_option("image/ms_column");
   c.root_path = s.get_path("image/root_path");
   if (c.root_path.empty()) {
@@ -179,6 +176,12 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
   c.taper_u_lambda = s.get_double("image/weight_taper/u_wavelengths");
   c.taper_v_lambda = s.get_double("image/weight_taper/v_wavelengths");
   c.model_image = s.get_path("image/model_image");
+  for (const auto& p : c.input_ms) {
+    if (!c.model_image.empty() && imager::is_vis_file(p))
+      throw Error::in_setting("image/input_vis_data", p,
+                              "image/model_image writes model visibilities into the input: "
+                              "give a Measurement Set, not an OSKAR .vis file");
+  }
   if (s.get_option("image/direction") != "Observation direction") {
     c.rephase = true;
     const double ra = s.get_double("image/direction/ra_deg");

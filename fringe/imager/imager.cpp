@@ -21,6 +21,7 @@
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/image_output.h"
+#include "fringe/imager/input_columns.h"
 #include "fringe/imager/model_image.h"
 #include "fringe/imager/ms_input.h"
 #include "fringe/imager/plan.h"
@@ -148,7 +149,7 @@ VisBuffer<T> one_channel(const VisBuffer<T>& v, int c) {
 // Where the station beams point: the phase centre of the observation (the first input's,
 // before any re-phasing to the image centre).
 std::array<double, 2> beam_centre(const ImagerConfig& cfg, const InputSummary& in) {
-  return cfg.rephase ? io::MsReader(cfg.input_ms.front()).phase_centre_rad() : in.phase_centre_rad;
+  return cfg.rephase ? input_phase_centre_rad(cfg.input_ms.front()) : in.phase_centre_rad;
 }
 
 // Complex images [XX, XY, YX, YY][y][x] -> [I, Q, U, V], the products' definitions

@@ -8,8 +8,8 @@
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
 #include "fringe/imager/geometry.h"
+#include "fringe/imager/input_columns.h"
 #include "fringe/imager/rephase.h"
-#include "fringe/io/ms/ms_reader.h"
 
 namespace fringe::imager {
 
@@ -79,11 +79,11 @@ struct ChannelSelection {
 
 // Selects the channels of input f (the first input's become the selection, the others must
 // match it) and checks its SPECTRAL_WINDOW; returns the number of channels it has.
-std::size_t select_channels(const ImagerConfig& cfg, std::size_t f, const io::MsReader& ms,
+std::size_t select_channels(const ImagerConfig& cfg, std::size_t f, const InputColumns& in,
                             ChannelSelection& sel, InputSummary& sum) {
   const std::string& path = cfg.input_ms[f];
-  const std::vector<double> all_freqs = ms.channel_frequencies_hz();
-  const std::vector<double> widths = ms.channel_widths_hz();
+  const std::vector<double>& all_freqs = in.freqs_hz;
+  const std::vector<double>& widths = in.widths_hz;
   if (widths.size() != all_freqs.size())  // found by fuzz_ms_metadata (tests/fuzz)
     throw Error::in_file(path, 0,
                          "SPECTRAL_WINDOW has " + std::to_string(all_freqs.size()) +
@@ -98,7 +98,7 @@ std::size_t select_channels(const ImagerConfig& cfg, std::size_t f, const io::Ms
   if (f == 0) {
     sel = mine;
     sum.channels = mine.chans;
-    sum.phase_centre_rad = ms.phase_centre_rad();
+    sum.phase_centre_rad = in.phase_centre_rad;
     for (int c : mine.chans) sum.channel_width_hz.push_back(widths.at(c));
   } else if (mine.freqs != sel.freqs) {
     throw Error::in_file(path, 0,
@@ -110,7 +110,7 @@ std::size_t select_channels(const ImagerConfig& cfg, std::size_t f, const io::Ms
 
 // The correlation slots of an input, checked against what the product needs.
 void find_correlations(const ImagerConfig& cfg, const std::string& path,
-                       const std::vector<int>& corr, FileData& fd) {
+                       const std::vector<int>& corr, const char* what, FileData& fd) {
   fd.corr_slot.assign(4, -1);
   for (int i = 0; i < static_cast<int>(corr.size()); ++i)
     if (corr[i] >= 9 && corr[i] <= 12) fd.corr_slot[corr[i] - 9] = i;
@@ -119,8 +119,7 @@ void find_correlations(const ImagerConfig& cfg, const std::string& path,
     if (fd.corr_slot[c] < 0)
       throw Error::in_file(path, 0,
                            std::string("image type ") + to_string(cfg.image_type) + " needs the " +
-                               corr_name(c) +
-                               " correlation, which the Measurement Set does not have");
+                               corr_name(c) + " correlation, which the " + what + " does not have");
 }
 
 // Reads input f: its channels, correlations and columns, and appends its selected rows
@@ -128,28 +127,25 @@ void find_correlations(const ImagerConfig& cfg, const std::string& path,
 FileData read_file(const ImagerConfig& cfg, std::size_t f, ChannelSelection& sel,
                    std::vector<Row>& rows, InputSummary& sum) {
   const std::string& path = cfg.input_ms[f];
-  if (!std::filesystem::exists(path))
-    throw Error::in_file(path, 0, "the Measurement Set does not exist");
-  io::MsReader ms(path);
   const bool psf = cfg.image_type == ImageType::Psf;
-  if (!psf && !ms.has_column(cfg.ms_column))
-    throw Error::in_file(path, 0, "the Measurement Set has no column " + cfg.ms_column);
-  const std::size_t nfreq = select_channels(cfg, f, ms, sel, sum);
+  InputColumns in = is_vis_file(path) ? read_vis_columns(path, cfg.ms_column, !psf)
+                                      : read_ms_columns(path, cfg.ms_column, !psf);
+  const std::size_t nfreq = select_channels(cfg, f, in, sel, sum);
   FileData fd;
-  fd.npol = ms.num_pols();
-  fd.nchan_ms = ms.num_channels();
-  const std::vector<int> corr = ms.corr_types();
-  find_correlations(cfg, path, corr, fd);
-  sum.rows_read += ms.num_rows();
-  sum.file_rows.push_back(ms.num_rows());
-  sum.file_pols.push_back(ms.num_pols());
-  const auto time = ms.read_time();
-  const auto a1 = ms.read_antenna1();
-  const auto a2 = ms.read_antenna2();
-  fd.uvw = ms.read_uvw();
-  if (!psf) fd.data = ms.read_data(0, io::MsReader::kAllRows, cfg.ms_column);
-  fd.flag = ms.read_flag();
-  fd.weight = ms.read_weight();
+  fd.npol = in.num_pols;
+  fd.nchan_ms = in.num_channels;
+  const std::vector<int>& corr = in.corr_types;
+  find_correlations(cfg, path, corr, in.vis_file ? ".vis file" : "Measurement Set", fd);
+  sum.rows_read += in.num_rows();
+  sum.file_rows.push_back(in.num_rows());
+  sum.file_pols.push_back(in.num_pols);
+  const std::vector<double>& time = in.time;
+  const std::vector<int>& a1 = in.antenna1;
+  const std::vector<int>& a2 = in.antenna2;
+  fd.uvw = std::move(in.uvw);
+  fd.data = std::move(in.data);
+  fd.flag = std::move(in.flag);
+  fd.weight = std::move(in.weight);
   // The sizes the metadata promise are those read, or the loops below index past the cells
   // (found by fuzz_ms_metadata, tests/fuzz).
   const std::size_t ncells =
