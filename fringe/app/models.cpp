@@ -13,7 +13,17 @@ sky::SkyModel load_sky(const settings::Settings& s, Logger& logger, bool strict)
   const astro::ObservationConfig observation = observation_config(s);
   sky::Diagnostics diagnostics;
   diagnostics.logger = &logger;
-  return sky::assemble_sky(sky_config(s), sky_geometry(observation), strict, diagnostics);
+  sky::SkyConfig config = sky_config(s);
+  if (observation.mode == astro::ObservationMode::DriftScan &&
+      config.generator.grid.side_length > 0) {
+    // The grid is laid out about the RA/Dec phase centre, which a drift scan does not have.
+    log_warning(&logger,
+                "setting 'sky/generator/grid/side_length' = '" +
+                    s.get("sky/generator/grid/side_length") +
+                    "': the grid generator is not used in drift-scan mode (as OSKAR 2.13)");
+    config.generator.grid.side_length = 0;
+  }
+  return sky::assemble_sky(config, sky_geometry(observation), strict, diagnostics);
 }
 
 telescope::TelescopeModel load_telescope(const settings::Settings& s, Logger& logger) {

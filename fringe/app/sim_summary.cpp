@@ -25,8 +25,12 @@ void log_observation(const astro::ObservationConfig& o, Logger& log) {
   log.info("Observation");
   log.info(std::string("  mode: ") +
            (o.mode == astro::ObservationMode::Tracking ? "Tracking" : "Drift scan"));
-  log.info("  phase centre: RA " + format_number(o.phase_centre_ra * kRadToDeg) + " deg, Dec " +
-           format_number(o.phase_centre_dec * kRadToDeg) + " deg");
+  if (o.mode == astro::ObservationMode::DriftScan) {
+    log.info("  phase centre: the zenith of the array centre (phase_centre_ra/dec_deg unused)");
+  } else {
+    log.info("  phase centre: RA " + format_number(o.phase_centre_ra * kRadToDeg) + " deg, Dec " +
+             format_number(o.phase_centre_dec * kRadToDeg) + " deg");
+  }
   const double f0 = o.start_frequency_hz, df = o.frequency_inc_hz;
   const int n = o.num_channels;
   log.info("  frequencies: " + std::to_string(n) + " channel(s) from " + format_number(f0 / 1e6) +

@@ -90,9 +90,6 @@ SimulationConfig simulation_config(const Settings& s) {
   c.max_sources_per_chunk = static_cast<std::size_t>(s.get_int("simulator/max_sources_per_chunk"));
 
   c.observation = observation_config(s);
-  if (c.observation.mode == ObservationMode::DriftScan) {
-    throw Error::in_setting("observation/mode", "Drift scan", "is not supported yet");
-  }
 
   const sky::SkyConfig sky = sky_config(s);
   c.common_flux_filter = sky.common_flux_filter;
@@ -110,6 +107,9 @@ SimulationConfig simulation_config(const Settings& s) {
   const std::string i = "interferometer/";
   c.channel_bandwidth_hz = s.get_double(i + "channel_bandwidth_hz");
   c.time_average_sec = s.get_double(i + "time_average_sec");
+  // OSKAR 2.13 ignores time_average_sec in a drift scan (its telescope keeps 0): no time
+  // smearing, EXPOSURE 0 in the MS and the .vis header, no autocorrelation noise mean.
+  if (c.observation.mode == ObservationMode::DriftScan) c.time_average_sec = 0.0;
   {
     const std::string key = i + "max_time_samples_per_block";
     c.max_times_per_block = s.get_int(key);

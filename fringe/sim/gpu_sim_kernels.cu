@@ -2,6 +2,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "fringe/astro/direction.h"
+#include "fringe/astro/horizontal_math.h"
 #include "fringe/core/cuda_check.h"
 #include "fringe/sim/gpu_sim_kernels.cuh"
 #include "fringe/vis/noise_math.h"
@@ -20,6 +21,14 @@ __global__ void source_geometry_kernel(std::size_t n, const double* ra, const do
   if (s >= n) return;
   sincos(dec[s], &sin_dec[s], &cos_dec[s]);
   astro::radec_to_lmn(ra[s], dec[s], ra0, dec0, l[s], m[s], nn[s]);
+}
+
+__global__ void drift_directions_kernel(std::size_t n, const double* ra, const double* dec,
+                                        double lst, double lat, double* l, double* m, double* nn) {
+  const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= n) return;
+  astro::hadec_to_enu(lst - ra[s], dec[s], lat, l[s], m[s],
+                      nn[s]);  // as SimInputs::drift_directions
 }
 
 __global__ void horizon_flags_kernel(std::size_t n, const double* ra, const double* sin_dec,
@@ -125,6 +134,13 @@ void source_geometry(std::size_t n, const double* ra, const double* dec, double 
   source_geometry_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, ra, dec, ra0, dec0, sin_dec,
                                                                  cos_dec, l, m, nn);
   FRINGE_CUDA_CHECK_KERNEL("source_geometry");
+}
+
+void drift_directions(std::size_t n, const double* ra, const double* dec, double lst, double lat,
+                      double* l, double* m, double* nn, cudaStream_t stream) {
+  if (n == 0) return;
+  drift_directions_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, ra, dec, lst, lat, l, m, nn);
+  FRINGE_CUDA_CHECK_KERNEL("drift_directions");
 }
 
 void horizon_flags(std::size_t n, const double* ra, const double* sin_dec, const double* cos_dec,

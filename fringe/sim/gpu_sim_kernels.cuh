@@ -21,6 +21,12 @@ void source_geometry(std::size_t n, const double* ra, const double* dec, double 
                      double* sin_dec, double* cos_dec, double* l, double* m, double* nn,
                      cudaStream_t stream);
 
+// Drift scan: (l, m, n) = the East, North, Up direction cosines of each source at the array
+// centre (local sidereal time lst = GAST + longitude, geodetic latitude lat; rad), its
+// direction cosines about the zenith phase centre (astro/horizontal_math.h hadec_to_enu).
+void drift_directions(std::size_t n, const double* ra, const double* dec, double lst, double lat,
+                      double* l, double* m, double* nn, cudaStream_t stream);
+
 // flags[s] = 1 if source s is above the horizon of at least one site (up component of its
 // direction > 0, as jones::horizon_mask), else 0. Sites: sin/cos latitude and local sidereal
 // angle GAST + longitude (rad). num_sites = 0 keeps every source.

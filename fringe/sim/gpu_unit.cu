@@ -332,6 +332,11 @@ std::size_t GpuUnit<T>::begin_unit(const GpuChunk& chunk, double gast_rad,
                                d.kn.reserve(ns),   d.kga.reserve(ns),  d.kgb.reserve(ns),
                                d.kgc.reserve(ns)};
   gpu::gather_sources<T>(ns, d.kept.data(), src, dst, d.stream);
+  if (d.setup.drift_scan) {
+    // The sky drifts past the zenith phase centre: (l, m, n) of this time (SimInputs).
+    gpu::drift_directions(ns, d.kra.data(), d.kdec.data(), gast_rad + d.setup.centre_lon,
+                          d.setup.centre_lat, d.kl.data(), d.km.data(), d.kn.data(), d.stream);
+  }
   // Host copies of the kept directions (host-side Jones inputs: beam plans, non-uniform
   // aperture arrays) and the stations' (u, v, w) of this time.
   d.ra_host.resize(ns);

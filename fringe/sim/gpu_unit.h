@@ -57,7 +57,11 @@ struct GpuSimSetup {
   std::vector<astro::Geodetic> sites;        // horizon clip: sources above any of these
   bool horizon_clip = true;
   double phase_centre_ra = 0.0, phase_centre_dec = 0.0;  // rad
-  double flux_min = 0.0, flux_max = 0.0;                 // common flux filter on I, Jy
+  // Drift scan: the sources' direction cosines are recomputed for each unit about the zenith
+  // of the array centre (centre_lon, centre_lat, rad) instead of about the phase centre.
+  bool drift_scan = false;
+  double centre_lon = 0.0, centre_lat = 0.0;
+  double flux_min = 0.0, flux_max = 0.0;  // common flux filter on I, Jy
   bool write_cross = true, write_autos = false;
 };
 

@@ -54,12 +54,19 @@ SimStations make_stations(const SimulationConfig& config, const telescope::Teles
     s.meas_x.push_back(st.measured_offset_ecef.x);
     s.meas_y.push_back(st.measured_offset_ecef.y);
     s.meas_z.push_back(st.measured_offset_ecef.z);
+    s.true_e.push_back(st.true_enu.x);
+    s.true_n.push_back(st.true_enu.y);
+    s.true_u.push_back(st.true_enu.z);
+    s.meas_e.push_back(st.measured_enu.x);
+    s.meas_n.push_back(st.measured_enu.y);
+    s.meas_u.push_back(st.measured_enu.z);
     s.cable_x.push_back(st.cable_length_error_x);
     s.cable_y.push_back(st.cable_length_error_y);
     s.has_cable_errors =
         s.has_cable_errors || st.cable_length_error_x != 0.0 || st.cable_length_error_y != 0.0;
   }
   s.sites = jones::station_sites(tel);
+  s.centre = tel.centre;
   if (config.beam.station_type == jones::StationType::ApertureArray) {
     s.aperture_array.emplace(tel, config.beam.aperture_array);
   }
@@ -115,6 +122,13 @@ vis::VisMeta make_meta(const SimulationConfig& config, const telescope::Telescop
   m.dish_diameter_m = config.ms_dish_diameter_m;
   m.phase_centre_ra_rad = o.phase_centre_ra;
   m.phase_centre_dec_rad = o.phase_centre_dec;
+  if (o.mode == ObservationMode::DriftScan) {
+    // OSKAR 2.13 records a drift scan's phase centre as type 1 (azimuth, elevation) =
+    // (0, 90 deg), the zenith, in the .vis header and the same two angles in the MS FIELD.
+    m.phase_centre_type = 1;
+    m.phase_centre_ra_rad = 0.0;
+    m.phase_centre_dec_rad = kPi / 2;
+  }
   m.num_channels = o.num_channels;
   m.start_frequency_hz = o.start_frequency_hz;
   m.frequency_inc_hz = o.frequency_inc_hz;
@@ -205,15 +219,22 @@ void compute_block(SimBackend<T>& backend, vis::VisBlock<T>& block, std::size_t 
   backend.finish_block(block, noise);
 }
 
-// Baseline UVW (uvw_p - uvw_q) of every time of the block from MEASURED positions.
+// Baseline UVW (uvw_p - uvw_q) of every time of the block from MEASURED positions (drift
+// scan: their East, North, Up offsets, the (u, v, w) about the zenith, the same every time).
 template <typename T>
 void fill_uvw(vis::VisBlock<T>& block, const SimulationConfig& config, const SimStations& st) {
   const ObservationConfig& o = config.observation;
   std::vector<double> u(st.count), v(st.count), w(st.count);
   for (int t = 0; t < block.num_times(); ++t) {
-    const double gast = astro::gast_rad(o.time_centre_mjd(block.start_time_index + t));
-    astro::station_uvw(st.meas_x, st.meas_y, st.meas_z, o.phase_centre_ra, o.phase_centre_dec, gast,
-                       u, v, w);
+    if (o.mode == ObservationMode::DriftScan) {
+      u = st.meas_e;
+      v = st.meas_n;
+      w = st.meas_u;
+    } else {
+      const double gast = astro::gast_rad(o.time_centre_mjd(block.start_time_index + t));
+      astro::station_uvw(st.meas_x, st.meas_y, st.meas_z, o.phase_centre_ra, o.phase_centre_dec,
+                         gast, u, v, w);
+    }
     std::size_t b = 0;
     for (std::size_t p = 0; p < st.count; ++p) {
       for (std::size_t q = p + 1; q < st.count; ++q, ++b) {
@@ -486,11 +507,15 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
   jones::check_numerical_patterns(config.beam, telescope);
   const ObservationConfig& o = config.observation;
 
-  // Gaussian shapes on the phase-centre tangent plane (once for the whole sky).
+  // Gaussian shapes on the phase-centre tangent plane (once for the whole sky). A drift scan
+  // has no RA/Dec phase centre: OSKAR 2.13 then forms them about RA = Dec = 0 and applies them
+  // to the (East, North) baselines as they are; fringe does the same (docs/simulation.md).
   sky::Diagnostics diagnostics;
   diagnostics.logger = context.logger;
+  const bool drift = o.mode == ObservationMode::DriftScan;
   const sky::GaussianCoefficients g = sky::evaluate_gaussian_coefficients(
-      sky, o.phase_centre_ra, o.phase_centre_dec, config.zero_failed_gaussians, diagnostics);
+      sky, drift ? 0.0 : o.phase_centre_ra, drift ? 0.0 : o.phase_centre_dec,
+      config.zero_failed_gaussians, diagnostics);
 
   std::vector<int> gpus;
   if (config.devices.use_gpus) {

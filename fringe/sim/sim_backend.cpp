@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "fringe/astro/horizontal_math.h"
 #include "fringe/astro/station_uvw.h"
 #include "fringe/astro/time.h"
 
@@ -17,7 +18,8 @@ SimInputs<T>::SimInputs(const SimulationConfig& config_in, const std::vector<Sim
                                                   : predict::Polarisation::Scalar;
   npol = predict::num_pols(pol);
   nbl = predict::num_baselines(stations.count);
-  pointing = jones::default_pointing(false, config.observation.phase_centre_ra,
+  drift_scan = config.observation.mode == astro::ObservationMode::DriftScan;
+  pointing = jones::default_pointing(drift_scan, config.observation.phase_centre_ra,
                                      config.observation.phase_centre_dec);
 }
 
@@ -32,8 +34,27 @@ void SimInputs<T>::true_station_uvw(double gast, UnitScratch<T>& ws) const {
   ws.u.resize(stations.count);
   ws.v.resize(stations.count);
   ws.w.resize(stations.count);
+  if (drift_scan) {
+    // The phase centre is the zenith of the array centre: (u, v, w) = (East, North, Up).
+    ws.u.assign(stations.true_e.begin(), stations.true_e.end());
+    ws.v.assign(stations.true_n.begin(), stations.true_n.end());
+    ws.w.assign(stations.true_u.begin(), stations.true_u.end());
+    return;
+  }
   astro::station_uvw(stations.true_x, stations.true_y, stations.true_z, o.phase_centre_ra,
                      o.phase_centre_dec, gast, ws.u, ws.v, ws.w);
+}
+
+template <typename T>
+void SimInputs<T>::drift_directions(double gast, UnitScratch<T>& ws) const {
+  const std::size_t ns = ws.ra.size();
+  ws.l.resize(ns);
+  ws.m.resize(ns);
+  ws.n.resize(ns);
+  const double lst = gast + stations.centre.lon;  // local sidereal time of the array centre
+  for (std::size_t j = 0; j < ns; ++j) {
+    astro::hadec_to_enu(lst - ws.ra[j], ws.dec[j], stations.centre.lat, ws.l[j], ws.m[j], ws.n[j]);
+  }
 }
 
 template <typename T>
@@ -68,7 +89,8 @@ predict::PredictInput<T> SimInputs<T>::predict_input(const UnitScratch<T>& ws, d
   } else {
     in.stations.jones_scalar = ws.jones_scalar.data();
   }
-  if (config.time_average_sec > 0) {
+  // Time smearing is about an RA/Dec phase centre: none in a drift scan (as OSKAR 2.13).
+  if (config.time_average_sec > 0 && !drift_scan) {
     in.time_smearing.tau_s = config.time_average_sec;
     in.time_smearing.gast = gast;
     in.time_smearing.ra0 = o.phase_centre_ra;

@@ -48,8 +48,13 @@ struct SimStations {
   std::size_t count = 0;
   std::vector<double> true_x, true_y, true_z;  // offset ECEF, m (simulation)
   std::vector<double> meas_x, meas_y, meas_z;  // offset ECEF, m (written UVW)
-  std::vector<astro::Geodetic> sites;          // each station's own lon/lat/height
-  std::vector<double> cable_x, cable_y;        // station cable length errors, m
+  // East, North, Up about the array centre, m: the station (u, v, w) of a drift scan, whose
+  // phase centre is the array centre's zenith (true: simulation; measured: written UVW).
+  std::vector<double> true_e, true_n, true_u;
+  std::vector<double> meas_e, meas_n, meas_u;
+  astro::Geodetic centre;  // the array centre: its zenith is a drift scan's phase centre
+  std::vector<astro::Geodetic> sites;    // each station's own lon/lat/height
+  std::vector<double> cable_x, cable_y;  // station cable length errors, m
   bool has_cable_errors = false;
   std::optional<jones::ApertureArrayModel> aperture_array;  // Aperture array stations
   std::optional<jones::PointingOverrides> pointing;         // SimulationConfig.pointing_file
@@ -93,11 +98,19 @@ class SimInputs {
   std::size_t npol = 4;  // polarisations per visibility
   std::size_t nbl = 0;   // baselines
   jones::BeamPointing pointing;
+  // ObservationMode::DriftScan: the phase centre is the array centre's zenith at every time
+  // (docs/simulation.md, "Drift scan").
+  bool drift_scan = false;
 
   // GAST (rad) at the centre of time t of the block.
   double gast_of(const vis::VisBlock<T>& block, std::size_t t) const;
-  // The stations' (u, v, w) (m) from their true positions at gast, into ws.u, ws.v, ws.w.
+  // The stations' (u, v, w) (m) from their true positions at gast, into ws.u, ws.v, ws.w
+  // (drift scan: their true East, North, Up offsets, the same at every time).
   void true_station_uvw(double gast, UnitScratch<T>& ws) const;
+  // Drift scan only: ws.l, ws.m, ws.n = the East, North, Up direction cosines of the kept
+  // sources (ws.ra, ws.dec) at the array centre at gast: their direction cosines about the
+  // zenith phase centre, which change with time.
+  void drift_directions(double gast, UnitScratch<T>& ws) const;
   // The predict input of one channel (host arrays of the scratch).
   predict::PredictInput<T> predict_input(const UnitScratch<T>& ws, double gast, double freq) const;
   // The station Jones input of the scratch's sources at (gast, freq).

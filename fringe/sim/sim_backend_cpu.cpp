@@ -98,6 +98,7 @@ class CpuSimBackend final : public SimBackend<T> {
         for (std::size_t i = 0; i < ws.index.size(); ++i) ws.index[i] = i;
       }
       gather(chunk, ws);
+      if (in_.drift_scan) in_.drift_directions(gast, ws);  // l, m, n move with the sky
     }
     const std::size_t ns = ws.index.size();
     if (ns == 0) return;

@@ -40,6 +40,9 @@ GpuSimSetup gpu_setup(const SimulationConfig& config, const SimStations& station
   setup.horizon_clip = config.apply_horizon_clip;
   setup.phase_centre_ra = config.observation.phase_centre_ra;
   setup.phase_centre_dec = config.observation.phase_centre_dec;
+  setup.drift_scan = config.observation.mode == astro::ObservationMode::DriftScan;
+  setup.centre_lon = stations.centre.lon;
+  setup.centre_lat = stations.centre.lat;
   setup.flux_min = config.common_flux_filter.flux_min;
   setup.flux_max = config.common_flux_filter.flux_max;
   setup.write_cross = config.write_cross;

@@ -49,6 +49,10 @@ struct VisMeta {
   // Phase centre (J2000 / as given), radians.
   double phase_centre_ra_rad = 0.0;
   double phase_centre_dec_rad = 0.0;
+  // OSKAR's phase-centre type: 0, the RA/Dec above (tracking); 1, a drift scan, whose phase
+  // centre is (azimuth, elevation) = (0, pi/2), the zenith, held in the two angles above
+  // (as OSKAR 2.13 writes it, also into the MS FIELD directions).
+  int phase_centre_type = 0;
 
   // Frequency axis.
   int num_channels = 0;

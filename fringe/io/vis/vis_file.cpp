@@ -222,7 +222,7 @@ VisFileHeader vis_header_from_meta(const vis::VisMeta& meta, Precision precision
   h.max_channels_per_block = std::min(max_channels_per_block, meta.num_channels);
   h.num_stations = int(meta.num_stations());
   h.casa_phase_convention = meta.casa_phase_convention;
-  h.phase_centre_type = 0;
+  h.phase_centre_type = meta.phase_centre_type;
   h.phase_centre_deg = {meta.phase_centre_ra_rad * kRadToDeg,
                         meta.phase_centre_dec_rad * kRadToDeg};
   h.freq_start_hz = meta.start_frequency_hz;
@@ -295,6 +295,7 @@ vis::VisMeta vis_meta_from_header(const VisFileHeader& h) {
     }
   }
   if (any_feed) m.feed_angles_rad = feeds;
+  m.phase_centre_type = h.phase_centre_type;
   m.phase_centre_ra_rad = h.phase_centre_deg[0] * kDegToRad;
   m.phase_centre_dec_rad = h.phase_centre_deg[1] * kDegToRad;
   m.num_channels = h.num_channels_total;

@@ -91,9 +91,6 @@ TEST(SimulationConfig, RefusesWhatCannotRunYet) {
   s.set("interferometer/noise/freq", "Range");  // number 0: refused
   EXPECT_NE(error_of(s).find("interferometer/noise/freq/number"), std::string::npos);
   s = valid_settings();
-  s.set("observation/mode", "Drift scan");
-  EXPECT_NE(error_of(s).find("not supported yet"), std::string::npos);
-  s = valid_settings();
   s.set("interferometer/ms_filename", "");
   EXPECT_NE(error_of(s).find("interferometer/ms_filename"), std::string::npos);
   s.set("interferometer/oskar_vis_filename", "/tmp/x.vis");  // a .vis file alone is an output
@@ -103,6 +100,19 @@ TEST(SimulationConfig, RefusesWhatCannotRunYet) {
   s = valid_settings();
   s.set("telescope/gaussian_beam/fwhm_deg", "0");
   EXPECT_NE(error_of(s).find("telescope/gaussian_beam/fwhm_deg"), std::string::npos);
+}
+
+// Drift scan runs (it was refused before), and time_average_sec does not apply to it (OSKAR
+// 2.13 leaves its telescope's time average at 0 in drift-scan mode).
+TEST(SimulationConfig, DriftScanIgnoresTimeAverage) {
+  Settings s = valid_settings();
+  s.set("interferometer/time_average_sec", "10");
+  EXPECT_EQ(fringe::app::simulation_config(s).time_average_sec, 10.0);
+  s.set("observation/mode", "Drift scan");
+  EXPECT_EQ(error_of(s), "");
+  const auto c = fringe::app::simulation_config(s);
+  EXPECT_EQ(c.observation.mode, fringe::astro::ObservationMode::DriftScan);
+  EXPECT_EQ(c.time_average_sec, 0.0);
 }
 
 }  // namespace
