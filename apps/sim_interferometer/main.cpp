@@ -3,9 +3,12 @@
 // CPU and writes a Measurement Set, then calibrates and images it when asked
 // (fringe/app/sim_chain.h). The log ends with the time of each stage and the output path; the
 // settings and the log go into the MS HISTORY table.
+#include <fstream>
 #include <future>
 #include <iostream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "fringe/app/field_keys.h"
 #include "fringe/app/models.h"
@@ -49,6 +52,19 @@ decltype(auto) as_input(F&& f) {
   } catch (const fringe::Error& e) {
     throw InputError(e);
   }
+}
+
+// The settings file as it is, one entry per line: OSKAR 2.13 records it so in the MS HISTORY
+// (ORIGIN OSKAR_SETTINGS) and the .vis header (docs/ms_output.md). A run without a file (or
+// one that can no longer be read) records the settings in force as an INI text instead.
+std::vector<std::string> settings_record(const Settings& s, const std::string& path,
+                                         const std::string& version) {
+  if (!path.empty()) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    if (in && (text << in.rdbuf())) return split_lines(text.str());
+  }
+  return split_lines(fringe::settings::format_ini(s, "sim_interferometer", version));
 }
 
 // The whole run: configs, summary, models, the chain, timing report.
@@ -114,8 +130,8 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
   fringe::sim::RunContext& sim = context.simulation;
   sim.logger = &log;
   sim.timers = &timers;
-  sim.settings_lines = split_lines(fringe::settings::format_ini(s, "sim_interferometer", version));
-  sim.application = "sim_interferometer " + version;
+  sim.settings_lines = settings_record(s, options.settings_file, version);
+  sim.application = "fringe sim_interferometer " + version;
   sim.strict = options.strict;
   fringe::TerminalProgress bar(std::cout);
   if (!options.quiet) {

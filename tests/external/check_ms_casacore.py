@@ -150,7 +150,7 @@ def check_case(ms, case, stations, centre, p):
     check(feed.nrows() == ns and list(feed.getcell("POLARIZATION_TYPE", 0)) == ["X", "Y"],
           "%s: FEED" % name)
     hist = ct.table(t.getkeyword("HISTORY"), ack=False)
-    check("FRINGE_SETTINGS" in hist.getcol("ORIGIN"), "%s: no settings in HISTORY" % name)
+    check("OSKAR_SETTINGS" in hist.getcol("ORIGIN"), "%s: no settings in HISTORY" % name)
 
 
 def main():

@@ -30,6 +30,7 @@
 #include "fringe/astro/geodesy.h"
 #include "fringe/core/constants.h"
 #include "fringe/core/error.h"
+#include "fringe/io/ms/ms_history.h"
 
 namespace fringe::io::detail {
 
@@ -38,6 +39,8 @@ using namespace casacore;
 namespace {
 
 constexpr double kUnixEpochMjd = 40587.0;  // 1970-01-01 as MJD
+// OBSERVATION::RELEASE_DATE - end of the observation: one Julian year (OSKAR 2.13's choice).
+constexpr double kReleaseDelaySec = 365.25 * kSecondsPerDay;
 
 // Attaches the units and measure keywords of an ITRF position column.
 void set_position_keywords(BaseColumnDesc& column) {
@@ -54,7 +57,7 @@ std::string utc_text(double mjd_utc_sec) {
   std::tm tm{};
   gmtime_r(&unix, &tm);
   char text[64];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
+  std::strftime(text, sizeof text, "%Y-%m-%d, %H:%M:%S", &tm);
   return text;
 }
 
@@ -259,14 +262,16 @@ void fill_field(MeasurementSet& ms, const vis::VisMeta& meta) {
   Matrix<Double> dir(2, 1);
   dir(0, 0) = meta.phase_centre_ra_rad;
   dir(1, 0) = meta.phase_centre_dec_rad;
+  // As OSKAR 2.13: TIME 0 and SOURCE_ID 0 (OSKAR leaves them unset, which reads as 0; with
+  // NUM_POLY = 0 the directions do not depend on TIME), empty NAME and CODE.
   field.name().put(0, "");
   field.code().put(0, "");
-  field.time().put(0, meta.start_time_mjd_utc * kSecondsPerDay);
+  field.time().put(0, 0.0);
   field.numPoly().put(0, 0);
   field.delayDir().put(0, dir);
   field.phaseDir().put(0, dir);
   field.referenceDir().put(0, dir);
-  field.sourceId().put(0, -1);
+  field.sourceId().put(0, 0);
   field.flagRow().put(0, False);
 }
 
@@ -329,19 +334,22 @@ void fill_observation_and_state(MeasurementSet& ms, const vis::VisMeta& meta) {
   Vector<Double> range(2);
   range(0) = start;
   range(1) = end;
+  // OBSERVER: the user running the program, as OSKAR 2.13 (USERNAME, else USER, else
+  // "Unknown"), unless meta.observer says otherwise.
   std::string observer = meta.observer;
   if (observer.empty()) {
-    const char* user = std::getenv("USER");
-    observer = (user && *user) ? user : "Unknown";
+    const char* user = std::getenv("USERNAME");
+    if (!user) user = std::getenv("USER");
+    observer = user ? user : "Unknown";
   }
   obs.telescopeName().put(0, meta.telescope_name);
   obs.observer().put(0, observer);
   obs.project().put(0, "");
   obs.timeRange().put(0, range);
-  obs.releaseDate().put(0, end);
+  // RELEASE_DATE one Julian year after the end, LOG left undefined, as OSKAR 2.13.
+  obs.releaseDate().put(0, end + kReleaseDelaySec);
   obs.scheduleType().put(0, "");
   obs.schedule().put(0, Vector<String>(1, ""));
-  obs.log().put(0, Vector<String>(1, ""));
   obs.flagRow().put(0, False);
   ArrayColumn<Double> centre(ms.observation(), "ARRAY_CENTER");
   Vector<Double> c(3);
@@ -383,11 +391,12 @@ void add_history_rows(MeasurementSet& ms, const std::vector<std::string>& lines,
   MSHistoryColumns hist(ms.history());
   const rownr_t row0 = ms.history().nrow();
   ms.history().addRow(lines.size());
-  const double now = now_mjd_utc_sec();
+  // Whole seconds, as OSKAR 2.13 (its HISTORY TIME is the system time in seconds).
+  const double now = std::floor(now_mjd_utc_sec());
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const rownr_t r = row0 + i;
     hist.time().put(r, now);
-    hist.observationId().put(r, 0);
+    hist.observationId().put(r, -1);  // OSKAR 2.13: -1 (no particular observation)
     hist.message().put(r, lines[i]);
     hist.priority().put(r, "INFO");
     hist.origin().put(r, origin);
@@ -409,12 +418,13 @@ std::unique_ptr<MeasurementSet> create_ms(const std::string& path, const vis::Vi
     fill_polarization_and_data_description(*ms, num_ms_pols);
     fill_observation_and_state(*ms, meta);
     fill_phased_array(*ms, meta, num_ms_pols);
-    add_history_rows(*ms,
-                     {"Measurement Set created by " + meta.application + " at " +
-                      utc_text(now_mjd_utc_sec()) + " (UTC)"},
+    // HISTORY as OSKAR 2.13 (docs/ms_output.md): the creation row (ORIGIN = APPLICATION),
+    // then the settings file, one row per line, ORIGIN OSKAR_SETTINGS; fringe's run log
+    // follows with ORIGIN FRINGE_LOG (its lines are not OSKAR's log format).
+    add_history_rows(*ms, {"Measurement Set created at " + utc_text(now_mjd_utc_sec()) + " (UTC)"},
                      meta.application, meta.application);
-    add_history_rows(*ms, meta.settings_lines, "FRINGE_SETTINGS", meta.application);
-    add_history_rows(*ms, meta.log_lines, "FRINGE_LOG", meta.application);
+    add_history_rows(*ms, meta.settings_lines, kMsSettingsOrigin, meta.application);
+    add_history_rows(*ms, meta.log_lines, kMsLogOrigin, meta.application);
   } catch (...) {
     abandon_ms(ms);  // a half-built MS must not be written by its destructors
     throw;

@@ -17,8 +17,10 @@
 //    OBSERVATION TELESCOPE_NAME meta.telescope_name; DISH_DIAMETER dish_diameter_m;
 //    FEED RECEPTOR_ANGLE = [alpha_x + pi/2, alpha_y]; CHAN_WIDTH = EFFECTIVE_BW = RESOLUTION
 //    = frequency_inc_hz (1 Hz if <= 0), MEAS_FREQ_REF TOPO; CORR_TYPE 9..12 or [9].
-//  - HISTORY: a creation row, then settings_lines (ORIGIN "FRINGE_SETTINGS") and log_lines
-//    (ORIGIN "FRINGE_LOG"); more rows with add_history().
+//  - HISTORY as OSKAR 2.13: a creation row "Measurement Set created at <UTC> (UTC)" (ORIGIN
+//    = APPLICATION = meta.application), settings_lines (ORIGIN "OSKAR_SETTINGS"), then
+//    log_lines (ORIGIN "FRINGE_LOG"); more rows with add_history(). OBSERVATION_ID -1, TIME
+//    the current UTC in whole seconds. OBSERVATION and FIELD as OSKAR's (docs/ms_output.md).
 //
 // Output safety (fringe/core/output_guard.h, docs/reliability.md): the constructor refuses
 // a final path that holds anything but an earlier Measurement Set (a folder of other files, a
@@ -41,6 +43,7 @@
 #include <vector>
 
 #include "fringe/core/log.h"
+#include "fringe/io/ms/ms_history.h"
 #include "fringe/vis/vis_block.h"
 #include "fringe/vis/vis_meta.h"
 
@@ -71,7 +74,7 @@ class MsWriter {
   void append_model_block(const vis::VisBlock<double>& block);
 
   // Appends HISTORY rows (e.g. the run log at the end of a run) with the given ORIGIN.
-  void add_history(const std::vector<std::string>& lines, const std::string& origin = "FRINGE_LOG");
+  void add_history(const std::vector<std::string>& lines, const std::string& origin = kMsLogOrigin);
 
   // Flushes and closes the MS and moves it to path(). Warns (through the logger) if fewer
   // than meta.num_times dumps were written. Calling it twice is an error.
