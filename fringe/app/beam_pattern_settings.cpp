@@ -45,6 +45,7 @@ BeamImageConfig image_config(const Settings& s, BeamFrame frame) {
   if (frame == BeamFrame::Horizon) {  // the whole hemisphere: l, m in [-1, 1]
     im.cell_rad[0] = fov_to_cellsize(kPi, im.width);
     im.cell_rad[1] = fov_to_cellsize(kPi, im.height);
+    im.fov_rad[0] = im.fov_rad[1] = kPi;
   } else if (flag(s, k + "specify_cellsize")) {
     const double cell = s.get_double(k + "cellsize_arcsec");
     if (!(cell > 0.0) || !std::isfinite(cell)) {
@@ -52,6 +53,17 @@ BeamImageConfig image_config(const Settings& s, BeamFrame frame) {
                               "expected a pixel size > 0 arcsec");
     }
     im.cell_rad[0] = im.cell_rad[1] = cell * kArcsec;
+    // OSKAR's field of view of the image (oskar_beam_pattern_set_image_cellsize).
+    for (int a = 0; a < 2; ++a) {
+      im.fov_rad[a] = cellsize_to_fov(im.cell_rad[a], a == 0 ? im.width : im.height);
+      if (!std::isfinite(im.fov_rad[a])) {
+        throw Error::in_setting(k + "cellsize_arcsec", s.get(k + "cellsize_arcsec"),
+                                "the image (" + std::to_string(im.width) + " x " +
+                                    std::to_string(im.height) +
+                                    " pixels) would span more than the hemisphere: use a "
+                                    "smaller pixel size or image");
+      }
+    }
   } else {
     const std::vector<double> fov = s.get_double_list(k + "fov_deg");
     const bool ok = !fov.empty() && fov.size() <= 2 &&
@@ -62,6 +74,8 @@ BeamImageConfig image_config(const Settings& s, BeamFrame frame) {
     }
     im.cell_rad[0] = fov_to_cellsize(fov[0] * kDegToRad, im.width);
     im.cell_rad[1] = fov_to_cellsize(fov.back() * kDegToRad, im.height);
+    im.fov_rad[0] = fov[0] * kDegToRad;
+    im.fov_rad[1] = fov.back() * kDegToRad;
   }
   return im;
 }
@@ -204,6 +218,7 @@ BeamPatternConfig beam_pattern_config(const Settings& s) {
       throw Error::in_setting(key, "", "expected the start of the output file names");
     }
     c.root_path = s.get_path(key);
+    c.root_path_as_given = s.get(key);
   }
   c.separate = s.get_bool(kBp + "output/separate_time_and_channel");
   c.average_all = s.get_bool(kBp + "output/average_time_and_channel");

@@ -104,6 +104,10 @@ class Runner {
         ctx_(context),
         full_(config.pol_mode == PolarisationMode::Full),
         equatorial_(config.frame == BeamFrame::Equatorial),
+        // OSKAR zeroes every station type's beam below the horizon but the isotropic one's,
+        // which stays 1 (oskar_station_beam.c); the Horizon frame has no such pixel.
+        blank_below_horizon_(equatorial_ &&
+                             config.beam.station_type != jones::StationType::Isotropic),
         nst_(ids.size()) {
     pointing_ = jones::default_pointing(config.observation.mode == ObservationMode::DriftScan,
                                         config.observation.phase_centre_ra,
@@ -217,7 +221,7 @@ class Runner {
     in.aperture_array = stations_.aperture_array ? &*stations_.aperture_array : nullptr;
     in.pointing_overrides = stations_.pointing ? &*stations_.pointing : nullptr;
     in.source_frame = equatorial_ ? jones::DirectionFrame::RaDec : jones::DirectionFrame::AzEl;
-    in.parallactic = equatorial_;
+    in.parallactic = false;  // OSKAR's beam patterns: E alone, no parallactic rotation
     const std::size_t nv = vidx_.size();
     std::size_t below = 0;
     const bool on_gpu = evaluate_gpu(in, below);
@@ -231,7 +235,7 @@ class Runner {
     below_ = std::max(below_, below);
     mask_.resize(nv);
     for (std::size_t s = 0; s < nst_; ++s) {
-      if (equatorial_) {
+      if (blank_below_horizon_) {
         jones::horizon_mask(std::span<const astro::Geodetic>(&sites_[s], 1), gast, vlon_, vlat_,
                             mask_);
       }
@@ -240,7 +244,7 @@ class Runner {
         Jones<double> j =
             full_ ? jones_cast<double>(jbuf_[s * nv + v])
                   : jones_diagonal<double>(complex_cast<double>(sbuf_[s * nv + v]), {0.0, 0.0});
-        if (equatorial_ && !mask_[v]) j = jones_zero<double>();  // below this station's horizon
+        if (blank_below_horizon_ && !mask_[v]) j = jones_zero<double>();  // below the horizon
         check_response(j, s, first_ + vidx_[v], t, ch);
         e[vidx_[v]] = j;
       }
@@ -410,7 +414,7 @@ class Runner {
   const std::vector<BeamProduct>& products_;
   std::vector<std::unique_ptr<ProductWriter>>& writers_;
   const BeamPatternContext& ctx_;
-  bool full_, equatorial_;
+  bool full_, equatorial_, blank_below_horizon_;
   std::size_t nst_;
   jones::BeamPointing pointing_;
   std::map<GroupKey, std::vector<std::size_t>> groups_;

@@ -5,11 +5,11 @@
 //
 //   for each chunk of <= max_pixels_per_chunk pixels:
 //     for each time and channel (channel outer when averaging over time only):
-//       J of every selected station for the chunk's pixels (jones/station_jones.h):
-//         Equatorial frame: RA/Dec directions, J = E R in Full mode (as the interferometer
-//         simulation), E in Scalar mode; J = 0 below the station's horizon (every station
-//         type; OSKAR keeps isotropic beams at 1 there).
-//         Horizon frame: azimuth/elevation in each station's own frame, J = E (no R).
+//       J = E of every selected station for the chunk's pixels (jones/station_jones.h;
+//         no parallactic rotation, as OSKAR's beam patterns):
+//         Equatorial frame: RA/Dec directions; J = 0 below the station's horizon (every
+//         station type but the isotropic one, which stays 1 there, as in OSKAR).
+//         Horizon frame: azimuth/elevation in each station's own frame.
 //       -> voltage products; auto power J B J^H per station; cross power (the mean over
 //          station pairs, via suffix sums: sum_{p<q} J_p B J_q^H = sum_p J_p B (sum_{q>p} J_q)^H)
 //       -> written at once (separate) or accumulated and written when an average is complete.

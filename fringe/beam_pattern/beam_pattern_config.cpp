@@ -22,4 +22,8 @@ double fov_to_cellsize(double fov_rad, int n) {
   return std::asin(2.0 * std::sin(0.5 * fov_rad) / double(n));
 }
 
+double cellsize_to_fov(double cell_rad, int n) {
+  return 2.0 * std::asin(0.5 * double(n) * std::sin(cell_rad));
+}
+
 }  // namespace fringe::beam_pattern

@@ -29,6 +29,9 @@ struct BeamImageConfig {
   int width = 256;                  // pixels along axis 1 (RA, or East-West in the Horizon frame)
   int height = 256;                 // pixels along axis 2 (Dec, or North-South)
   double cell_rad[2] = {0.0, 0.0};  // pixel size along axes 1 and 2 (CDELT magnitudes)
+  // Field of view along axes 1 and 2 (OSKAR's): the pixels span sin(fov/2) either side of
+  // the centre (beam_pattern_grid.h); 0: derived from the pixel size (cellsize_to_fov).
+  double fov_rad[2] = {0.0, 0.0};
 };
 
 // Which files are written: per station and for the telescope (station pairs).
@@ -80,9 +83,10 @@ struct BeamPatternConfig {
   BeamCoordinates coordinates = BeamCoordinates::Image;
   BeamImageConfig image;
   std::string sky_model_file;
-  std::string root_path;
-  bool separate = true;      // a file per time and channel
-  bool average_all = false;  // averaged over times and channels
+  std::string root_path;           // resolved (relative to the settings file)
+  std::string root_path_as_given;  // as written in the settings (text file headers)
+  bool separate = true;            // a file per time and channel
+  bool average_all = false;        // averaged over times and channels
   AverageAxis average_axis = AverageAxis::None;
   BeamOutputs outputs;
   TestSourceConfig test_source;
@@ -91,5 +95,8 @@ struct BeamPatternConfig {
 // Pixel size (rad) that spreads n pixels over a field of view (rad) on the SIN tangent
 // plane: asin(2 sin(fov/2) / n) (OSKAR's oskar_convert_fov_to_cellsize).
 double fov_to_cellsize(double fov_rad, int n);
+// Its inverse, the field of view of n pixels of a given size: 2 asin(n sin(cell) / 2)
+// (OSKAR's oskar_convert_cellsize_to_fov; NaN when n sin(cell) > 2).
+double cellsize_to_fov(double cell_rad, int n);
 
 }  // namespace fringe::beam_pattern

@@ -1,5 +1,6 @@
 #include "fringe/beam_pattern/beam_pattern_grid.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -42,7 +43,27 @@ bool two_numbers(std::string line, double& a, double& b) {
   return true;
 }
 
+// n values from -sign * h to +sign * h, spaced as OSKAR's oskar_linspace_d: a + k (b - a) / (n - 1)
+// (the mid-point for n = 1).
+std::vector<double> oskar_axis(int n, double h, double sign) {
+  const double a = -sign * h, b = sign * h;
+  std::vector<double> v(std::size_t(std::max(n, 1)));
+  if (n <= 1) {
+    v[0] = 0.5 * (a + b);
+    return v;
+  }
+  const double inc = (b - a) / double(n - 1);
+  for (int k = 0; k < n; ++k) v[std::size_t(k)] = a + double(k) * inc;
+  return v;
+}
+
 }  // namespace
+
+double image_fov(const BeamImageConfig& image, int axis) {
+  if (image.fov_rad[axis] > 0.0) return image.fov_rad[axis];
+  const int n = axis == 0 ? image.width : image.height;
+  return cellsize_to_fov(image.cell_rad[axis], n);
+}
 
 BeamGrid make_image_grid(BeamFrame frame, const BeamImageConfig& image, double ra0_rad,
                          double dec0_rad) {
@@ -58,13 +79,17 @@ BeamGrid make_image_grid(BeamFrame frame, const BeamImageConfig& image, double r
   const std::size_t n = std::size_t(g.width) * std::size_t(g.height);
   g.lon.assign(n, kNaN);
   g.lat.assign(n, kNaN);
-  const int cx = g.width / 2, cy = g.height / 2;
+  // OSKAR's pixel directions (oskar_evaluate_image_lmn_grid, centred): n points evenly from
+  // +sin(fov/2) to -sin(fov/2) in l (East on the left) and from -sin(fov/2) to +sin(fov/2)
+  // in m, each as a + k (b - a) / (n - 1); one pixel sits at 0.
+  const std::vector<double> ls = oskar_axis(g.width, std::sin(0.5 * image_fov(image, 0)), -1.0);
+  const std::vector<double> ms = oskar_axis(g.height, std::sin(0.5 * image_fov(image, 1)), 1.0);
   for (int j = 0; j < g.height; ++j) {
-    const double m = double(j - cy) * g.cell_rad[1];
+    const double m = ms[std::size_t(j)];
     for (int i = 0; i < g.width; ++i) {
-      const double l = -double(i - cx) * g.cell_rad[0];
+      const double l = ls[std::size_t(i)];
       const double r2 = l * l + m * m;
-      if (!(r2 <= 1.0)) continue;  // outside the projection
+      if (!(std::sqrt(r2) <= 1.0)) continue;  // outside the projection
       const std::size_t p = std::size_t(j) * std::size_t(g.width) + std::size_t(i);
       if (frame == BeamFrame::Equatorial) {
         double ra = 0.0, dec = 0.0;
@@ -74,7 +99,7 @@ BeamGrid make_image_grid(BeamFrame frame, const BeamImageConfig& image, double r
       } else {
         // Azimuth from North (m) through East (l); elevation from cos(el) = sqrt(l^2 + m^2).
         g.lon[p] = wrap_two_pi(std::atan2(l, m));
-        g.lat[p] = std::atan2(std::sqrt(1.0 - r2), std::sqrt(r2));
+        g.lat[p] = std::atan2(std::sqrt(std::max(0.0, 1.0 - r2)), std::sqrt(r2));
       }
     }
   }
@@ -138,9 +163,7 @@ std::vector<io::FitsKeyword> frame_keywords(const BeamGrid& g) {
             {"LONPOLE", 0.0, ""},
             {"LATPOLE", 90.0, ""}};
   }
-  return {{"RADESYS", std::string("FK5"), "RA/Dec as given in the settings"},
-          {"EQUINOX", 2000.0, ""},
-          {"OBSRA", wrap_two_pi(g.ra0) / kDegToRad, "phase centre RA [deg]"},
+  return {{"OBSRA", wrap_two_pi(g.ra0) / kDegToRad, "phase centre RA [deg]"},
           {"OBSDEC", g.dec0 / kDegToRad, "phase centre Dec [deg]"}};
 }
 

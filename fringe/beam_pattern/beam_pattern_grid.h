@@ -2,22 +2,24 @@
 // file, as directions in the Equatorial frame (RA/Dec) or in each station's Horizon frame
 // (azimuth from North through East, elevation), and the WCS of the image axes.
 //
-// Image pixels (i, j), 0-based, i along FITS axis 1, j along axis 2, pixel index j * W + i;
-// the reference pixel (CRPIX, 1-based) is (W/2 + 1, H/2 + 1) with integer division, the pixel
-// at the image centre for odd sizes and just past it for even ones (OSKAR's imager). The
-// direction cosines of a pixel are exactly what its WCS says (SIN projection: the
-// intermediate world coordinate in radians is the direction cosine; Calabretta & Greisen
-// 2002, A&A 395, 1077, section 5.1.5):
-//   l = -(i - W/2) * cell_x,   m = (j - H/2) * cell_y        (cell in rad = |CDELT|)
-// so l grows to the left (East on the left, as seen on the sky) and m upwards.
+// Image pixels (i, j), 0-based, i along FITS axis 1, j along axis 2, pixel index j * W + i,
+// are placed as OSKAR 2.13 places them (oskar_evaluate_image_lmn_grid): with s_x = sin(fov_x/2)
+// and s_y = sin(fov_y/2),
+//   l_i = s_x - i * 2 s_x / (W - 1),   m_j = -s_y + j * 2 s_y / (H - 1)     (0 when N = 1)
+// so l grows to the left (East on the left, as seen on the sky) and m upwards. The FITS WCS
+// is OSKAR's too: CRPIX = (N + 1) / 2 (the image centre), |CDELT| = asin(2 s / N) (the pixel
+// size of fov_to_cellsize). Both agree at the centre; elsewhere the WCS (SIN: intermediate
+// coordinate = direction cosine) puts pixel i at l = (CRPIX - 1 - i) sin(cell) = (N-1)/2 - i
+// times 2 s / N, a spacing N/(N-1) times smaller than the pixels' own: OSKAR's convention,
+// kept so that its users' scripts read fringe's files the same way.
 //   Equatorial: about the phase centre (RA0, Dec0); l East, m North; RA---SIN / DEC--SIN,
-//     CRVAL = (RA0, Dec0), CDELT1 = -cell_x, CDELT2 = +cell_y (degrees), EQUINOX 2000.
+//     CRVAL = (RA0, Dec0), CDELT1 = -cell_x, CDELT2 = +cell_y (degrees).
 //   Horizon: about the zenith of each station; l = cos(el) sin(az) (East),
 //     m = cos(el) cos(az) (North): the orthographic view of the whole visible hemisphere,
-//     l, m in [-1, 1] (cell = asin(2 / N), OSKAR's all-sky grid). WCS as OSKAR writes it:
-//     WCSNAME AZELGEO, HOLN-SIN / HOLT-SIN, CRVAL = (0, 90) deg, LONPOLE 0, LATPOLE 90,
-//     CDELT1 = +cell_x, CDELT2 = +cell_y: the longitude axis is the azimuth (North up, East
-//     left) and the latitude axis the elevation.
+//     fov = 180 deg, so l, m in [-1, 1]. WCS as OSKAR writes it: WCSNAME AZELGEO, HOLN-SIN /
+//     HOLT-SIN, CRVAL = (0, 90) deg, LONPOLE 0, LATPOLE 90, CDELT1 = +cell_x,
+//     CDELT2 = +cell_y: the longitude axis is the azimuth (North up, East left) and the
+//     latitude axis the elevation.
 // Pixels with l^2 + m^2 > 1 are outside the projection (no direction): their lon/lat are NaN
 // and every output there is NaN.
 // Sky-model positions (OSKAR's rule, private_beam_pattern_generate_coordinates.c): the first
@@ -48,12 +50,12 @@ struct BeamGrid {
 
   std::size_t size() const { return lon.size(); }
   bool valid(std::size_t p) const { return lon[p] == lon[p]; }  // not NaN
-  // Reference pixel (1-based) of image axis 0 or 1: the (integer) N/2 + 1.
-  double crpix(int axis) const {
-    const int centre = (axis == 0 ? width : height) / 2;  // 0-based
-    return double(centre + 1);
-  }
+  // Reference pixel (1-based) of image axis 0 or 1: (N + 1) / 2, the image centre.
+  double crpix(int axis) const { return 0.5 * double((axis == 0 ? width : height) + 1); }
 };
+
+// The field of view (rad) of image axis 0 or 1: image.fov_rad, else from the pixel size.
+double image_fov(const BeamImageConfig& image, int axis);
 
 // The pixels of an image (config.image) about (ra0, dec0) or the zenith.
 BeamGrid make_image_grid(BeamFrame frame, const BeamImageConfig& image, double ra0_rad,

@@ -37,122 +37,46 @@ std::string iso_time(double mjd) {
   return s;
 }
 
-std::string number(double v) {
-  std::ostringstream out;
-  out.precision(10);
-  out << v;
-  return out.str();
+// The root of the file names as the settings give it (OSKAR prints the name it opened).
+std::string displayed_root(const BeamPatternConfig& c) {
+  return c.root_path_as_given.empty() ? c.root_path : c.root_path_as_given;
 }
 
-// Frequency and time axes of a product (see beam_pattern_output.h).
+// Frequency and time axes of a product (see beam_pattern_output.h): OSKAR's values for every
+// product, averaged or not.
 std::vector<io::FitsAxis> spectral_time_axes(const BeamProduct& p, const OutputContext& ctx) {
   const ObservationConfig& o = ctx.config->observation;
-  const double df = o.frequency_inc_hz > 0.0 ? o.frequency_inc_hz : 1.0;
-  io::FitsAxis f{out_channels(p, ctx), "FREQ", o.start_frequency_hz, df, 1.0, "Hz", "Frequency"};
-  if (p.channel_average) {
-    f.crval = o.channel_frequency_hz(0) + 0.5 * (o.num_channels - 1) * o.frequency_inc_hz;
-    f.cdelt = o.frequency_inc_hz > 0.0 ? o.num_channels * o.frequency_inc_hz : 1.0;
-  }
-  const double start_s = o.start_mjd_utc * kSecondsPerDay;
+  io::FitsAxis f{out_channels(p, ctx), "FREQ", o.start_frequency_hz, o.frequency_inc_hz, 1.0, "Hz",
+                 "Frequency"};
   io::FitsAxis t{out_times(p, ctx),
                  "UTC",
-                 start_s + 0.5 * o.interval_sec(),
+                 o.start_mjd_utc * kSecondsPerDay,
                  o.interval_sec(),
                  1.0,
                  "s",
                  "Time"};
-  if (p.time_average) {
-    t.crval = start_s + 0.5 * o.length_sec;
-    t.cdelt = o.length_sec;
-  }
   return {f, t};
 }
 
-std::string selected_list(const std::vector<std::size_t>& ids) {
-  std::string s;
-  for (std::size_t i = 0; i < ids.size() && i < 16; ++i)
-    s += (i ? ", " : "") + std::to_string(ids[i]);
-  if (ids.size() > 16) s += ", ...";
-  return s;
-}
-
-// One-line descriptions for the text header.
-std::string what(const BeamProduct& p, const OutputContext& ctx) {
-  std::string s = p.quantity_name();
-  if (!p.component_name().empty()) s += " " + p.component_name();
-  if (p.test_source == 0) s += ", test source: unpolarised, I = 1";
-  if (p.test_source == 1) {
-    const TestSourceConfig& t = ctx.config->test_source;
-    s += ", test source: I, Q, U, V = " + number(t.i) + ", " + number(t.q) + ", " + number(t.u) +
-         ", " + number(t.v);
-  }
-  return s;
-}
-
-std::vector<std::string> value_columns(const BeamProduct& p, bool full) {
-  switch (p.value) {
-    case ProductValue::Complex:
-      if (!full) return {"re", "im"};
-      return {"xx_re", "xx_im", "xy_re", "xy_im", "yx_re", "yx_im", "yy_re", "yy_im"};
-    case ProductValue::Amp:
-      return {"amp"};
-    case ProductValue::Phase:
-      return {"phase_rad"};
-    case ProductValue::Real:
-      return {"real"};
-    default:
-      return {"imag"};
-  }
-}
-
+// The header of a text product, OSKAR's lines (oskar_beam_pattern_check_init.c, new_text_file).
 std::vector<std::string> text_header(const BeamProduct& p, const OutputContext& ctx) {
   const BeamPatternConfig& c = *ctx.config;
-  const BeamGrid& g = *ctx.grid;
-  const ObservationConfig& o = c.observation;
-  const bool eq = g.frame == BeamFrame::Equatorial;
+  const std::size_t chunk = c.max_pixels_per_chunk;
+  const std::size_t pixels = ctx.grid->size();
   std::vector<std::string> h;
-  // The first line starts with kTextProductSignature (how a later run recognises the file).
-  const std::string sign = std::string(kTextProductSignature).substr(2);  // without "# "
-  const bool signed_name = ctx.application.rfind(sign, 0) == 0;
-  h.push_back((signed_name ? ctx.application : sign + " (" + ctx.application + ")") + ": " +
-              what(p, ctx));
-  h.push_back("File: " + p.path);
-  if (p.station_slot >= 0) {
-    h.push_back("Station: " + std::to_string(p.station_id) + " (index in the telescope model)");
-  } else {
-    const std::size_t n = ctx.station_ids.size();
-    h.push_back("Telescope: mean over the " + std::to_string(n * (n - 1) / 2) + " pairs of the " +
-                std::to_string(n) + " stations " + selected_list(ctx.station_ids));
-  }
-  if (g.is_image) {
-    h.push_back(std::string("Frame: ") + (eq ? "Equatorial" : "Horizon") + ", image " +
-                std::to_string(g.width) + " x " + std::to_string(g.height) +
-                " pixels; pixel_index = y * " + std::to_string(g.width) +
-                " + x (x along FITS axis 1, y along axis 2)");
-  } else {
-    h.push_back(std::string("Frame: ") + (eq ? "Equatorial" : "Horizon") + ", " +
-                std::to_string(g.size()) + " positions from '" + g.source_file +
-                "'; pixel_index = position in that file");
-  }
-  if (p.time_average) {
-    h.push_back("Times: averaged over " + std::to_string(o.num_time_steps) + " time(s)");
-  } else {
-    h.push_back("Times: " + std::to_string(o.num_time_steps) + " dump centre(s), MJD(UTC) " +
-                number(o.time_centre_mjd(0)) + " + time_index * " + number(o.interval_sec()) +
-                " s");
-  }
-  if (p.channel_average) {
-    h.push_back("Channels: averaged over " + std::to_string(o.num_channels) + " channel(s)");
-  } else {
-    h.push_back("Channels: " + std::to_string(o.num_channels) + ", " +
-                number(o.start_frequency_hz) + " Hz + channel_index * " +
-                number(o.frequency_inc_hz) + " Hz");
-  }
-  h.push_back("Rows: one per pixel, time and channel (nan outside the projection)");
-  std::string cols = "Columns: time_index channel_index pixel_index ";
-  cols += eq ? "ra_deg dec_deg" : "az_deg el_deg";
-  for (const auto& v : value_columns(p, full_pol(ctx))) cols += " " + v;
-  h.push_back(cols);
+  h.push_back(kTextProductSignature + (p.station_slot >= 0
+                                           ? "station " + std::to_string(p.station_id)
+                                           : std::string("telescope (interferometer)")));
+  h.push_back("# Filename is '" + product_path(displayed_root(c), p) + "'");
+  h.push_back("# Dimension order (slowest to fastest) is:");
+  h.push_back(c.average_axis == AverageAxis::Time
+                  ? "#     [pixel chunk], [channel], [time], [pixel index]"
+                  : "#     [pixel chunk], [time], [channel], [pixel index]");
+  h.push_back("# Number of pixel chunks: " + std::to_string((pixels + chunk - 1) / chunk));
+  h.push_back("# Number of times (output): " + std::to_string(out_times(p, ctx)));
+  h.push_back("# Number of channels (output): " + std::to_string(out_channels(p, ctx)));
+  h.push_back("# Maximum pixel chunk size: " + std::to_string(chunk));
+  h.push_back("# Total number of pixels: " + std::to_string(pixels));
   return h;
 }
 
@@ -168,6 +92,7 @@ class FitsProductWriter : public ProductWriter {
     h.axes = image_axes(*ctx.grid);
     for (auto& a : spectral_time_axes(p, ctx)) h.axes.push_back(std::move(a));
     h.keywords = frame_keywords(*ctx.grid);
+    for (int a = 1; a <= 4; ++a) h.keywords.push_back({"CROTA" + std::to_string(a), 0.0, ""});
     h.keywords.push_back({"PRODUCT", p.quantity_name(), "sim_beam_pattern product"});
     if (!p.component_name().empty()) {
       h.keywords.push_back(
@@ -186,11 +111,10 @@ class FitsProductWriter : public ProductWriter {
     }
     h.keywords.push_back({"TIMEAVG", p.time_average, "averaged over time"});
     h.keywords.push_back({"CHANAVG", p.channel_average, "averaged over channels"});
-    if (p.value == ProductValue::Phase) h.keywords.push_back({"BUNIT", std::string("rad"), ""});
     h.keywords.push_back({"TIMESYS", std::string("UTC"), ""});
     h.keywords.push_back({"TIMEUNIT", std::string("s"), "time axis unit"});
     h.keywords.push_back({"MJDREF", 0.0, "time axis zero (MJD)"});
-    h.keywords.push_back({"MJD-OBS", c.observation.start_mjd_utc, "start of the observation"});
+    h.keywords.push_back({"MJD-OBS", c.observation.start_mjd_utc, "Start time"});
     h.keywords.push_back({"DATE-OBS", iso_time(c.observation.start_mjd_utc), "start (UTC)"});
     h.keywords.push_back({"ORIGIN", ctx.application, ""});
     h.history = ctx.history;
@@ -224,13 +148,13 @@ class TextProductWriter : public ProductWriter {
         target_(checked_target(product_output_target("", p))),
         temporary_(target_),
         temp_(temporary_.path()),
-        grid_(*ctx.grid),
         num_values_(std::size_t(p.num_values(full_pol(ctx)))),
-        format_(ctx.config->precision == Precision::Single ? " %.9g" : " %.15g"),
+        single_(ctx.config->precision == Precision::Single),
+        format_(ctx.config->precision == Precision::Single ? "% .6e " : "% .14e "),
         keep_open_(ctx.keep_open) {
     out_.open(temp_, std::ios::out | std::ios::trunc);
     if (!out_) throw Error::in_file(path_, 0, "cannot create the text file (as '" + temp_ + "')");
-    for (const auto& line : text_header(p, ctx)) out_ << "# " << line << '\n';
+    for (const auto& line : text_header(p, ctx)) out_ << line << '\n';
     check("write the header of");
     if (!keep_open_) out_.close();
   }
@@ -241,24 +165,26 @@ class TextProductWriter : public ProductWriter {
   TextProductWriter(const TextProductWriter&) = delete;
   TextProductWriter& operator=(const TextProductWriter&) = delete;
 
-  void write(int t, int c, std::size_t first, std::span<const double> values) override {
+  // Rows come in the order they are written (beam_pattern.h), as in OSKAR's files.
+  void write(int, int, std::size_t, std::span<const double> values) override {
     if (!out_.is_open()) {
       out_.open(temp_, std::ios::out | std::ios::app);
       if (!out_) throw Error::in_file(path_, 0, "cannot reopen the text file '" + temp_ + "'");
     }
+    // OSKAR's rows (oskar_mem_save_ascii): the values of one pixel per line, each as
+    // "% .6e " (single precision) or "% .14e " (double), NaN as "-nan " (the sign OSKAR's
+    // NaN pixels carry).
     const std::size_t n = values.size() / num_values_;
     std::string rows;
     char buf[64];
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t px = first + i;
-      std::snprintf(buf, sizeof buf, "%d %d %zu", t, c, px);
-      rows += buf;
-      for (double a : {grid_.lon[px], grid_.lat[px]}) {
-        std::snprintf(buf, sizeof buf, " %.10g", a * kRadToDeg);
-        rows += buf;
-      }
       for (std::size_t k = 0; k < num_values_; ++k) {
-        std::snprintf(buf, sizeof buf, format_, values[i * num_values_ + k]);
+        const double v = values[i * num_values_ + k];
+        if (std::isnan(v)) {
+          rows += "-nan ";
+          continue;
+        }
+        std::snprintf(buf, sizeof buf, format_, single_ ? double(float(v)) : v);
         rows += buf;
       }
       rows += '\n';
@@ -299,8 +225,8 @@ class TextProductWriter : public ProductWriter {
   OutputTarget target_;
   TemporaryOutput temporary_;  // removed unless committed (also on SIGINT/SIGTERM)
   std::string temp_;
-  const BeamGrid& grid_;
   std::size_t num_values_;
+  bool single_;
   const char* format_;
   bool keep_open_;
   bool finished_ = false;

@@ -155,7 +155,8 @@ std::string BeamProduct::quantity_name() const {
 
 std::string BeamProduct::component_name() const {
   if (component < 0) return "";
-  static const char* const kElements[] = {"XX", "XY", "YX", "YY"};
+  // OSKAR's names: the feed (matrix row) and the theta/phi component (column).
+  static const char* const kElements[] = {"X_THETA", "X_PHI", "Y_THETA", "Y_PHI"};
   static const char* const kStokes[] = {"I", "Q", "U", "V"};
   return source == ProductSource::Voltage ? kElements[component] : kStokes[component];
 }

@@ -1,12 +1,13 @@
 // The output products of sim_beam_pattern, their file names and how each value is formed
 // (OSKAR 2.13's list and names: oskar_beam_pattern_check_init.c, oskar_beam_pattern_run.c).
 //
-// Quantities, per pixel, time and channel (J: the station's response, E R in the Equatorial
-// frame in Full mode, E alone in the Horizon frame and in Scalar mode):
+// Quantities, per pixel, time and channel (J: the station beam E of jones/station_jones.h,
+// without the parallactic rotation, as OSKAR's beam patterns):
 //   voltage        J itself: RAW_COMPLEX (text), AMP = |J_k|, PHASE = arg J_k [rad], per
-//                  matrix element k = XX (row 0, col 0), XY (0, 1), YX (1, 0), YY (1, 1) in
-//                  Full mode (one file each; OSKAR 2.13 names them X_THETA, X_PHI, Y_THETA,
-//                  Y_PHI), the scalar response in Scalar mode (no element suffix).
+//                  matrix element k = X_THETA (row 0, col 0), X_PHI (0, 1), Y_THETA (1, 0),
+//                  Y_PHI (1, 1) in Full mode (one file each: rows are the X and Y feeds,
+//                  columns the theta and phi components of the sky field), the scalar
+//                  response in Scalar mode (no element suffix).
 //   auto power     P = J B J^H per station, B = [[I+Q, U+iV], [U-iV, I-Q]] of the test source;
 //                  Scalar mode: P = |J|^2.
 //   cross power    X = 2/(N(N-1)) sum_{p<q} J_p B J_q^H over the N selected stations (the mean
@@ -22,7 +23,7 @@
 // The mean is taken of the complex power matrices, then the Stokes value is formed.
 //
 // File names: <root>[_S<station, 4 digits>]_TIME_{SEP|AVG}_CHAN_{SEP|AVG}_<QUANTITY>
-//   [_{I|CUSTOM}][_{XX|XY|YX|YY|I|Q|U|V}].{fits|txt}
+//   [_{I|CUSTOM}][_{X_THETA|X_PHI|Y_THETA|Y_PHI|I|Q|U|V}].{fits|txt}
 // station = the telescope index (station products only); I or CUSTOM = the test source
 // (power products only; CUSTOM in Full mode only); the last part is the matrix element
 // (voltage, Full mode) or the Stokes parameter (power amp/phase/real/imag).
@@ -52,7 +53,8 @@ struct BeamProduct {
   bool time_average = false;
   bool channel_average = false;
   int test_source = -1;  // 0: I = 1 unpolarised, 1: CUSTOM; -1 for voltage products
-  int component = -1;    // voltage: matrix element 0..3 (XX XY YX YY), -1 scalar or all;
+  int component = -1;    // voltage: matrix element 0..3 (X_THETA X_PHI Y_THETA Y_PHI),
+                         // -1 scalar or all;
                          // power: Stokes 0..3 (I Q U V), -1 for the raw matrix
   std::string path;      // final file name
 
@@ -60,7 +62,7 @@ struct BeamProduct {
   int num_values(bool full) const;
   // "AUTO_POWER_AMP", "RAW_COMPLEX", ...
   std::string quantity_name() const;
-  // "XX".."YY", "I".."V", or "" (no suffix).
+  // "X_THETA".."Y_PHI", "I".."V", or "" (no suffix).
   std::string component_name() const;
 };
 

@@ -2,11 +2,14 @@
 
 Runs sim_beam_pattern on a small Gaussian-beam case (Equatorial and Horizon frames) and checks,
 with astropy.wcs (wcslib) and astropy.coordinates only:
-  * Equatorial: the world coordinate of the brightest pixel is the phase centre; pixels at
-    known offsets map to the RA/Dec of the SIN projection with the pixel size OSKAR's rule
-    gives (asin(2 sin(fov/2)/N)); the value there is the Gaussian of the angular distance
-    from the phase centre (exp(-sin^2 d / (2 sigma^2)), docs/conventions.md, "Station
-    beams"); the frequency and time axes give the channel centres and the dump centres.
+  * Equatorial (an odd image size, so that the centre pixel is the phase centre): the world
+    coordinate of the brightest pixel is the phase centre; pixels at known offsets map to
+    the RA/Dec of the SIN projection with the pixel size OSKAR's rule gives
+    (asin(2 sin(fov/2)/N)); the value there is the Gaussian exp(-(l^2 + m^2) / (2 sigma^2))
+    (docs/conventions.md, "Station beams") at the pixel's own direction cosines, which
+    OSKAR spreads evenly over [-sin(fov/2), sin(fov/2)] (N/(N-1) times the WCS spacing;
+    docs/beam_pattern.md); the frequency axis gives the channel frequencies and the time
+    axis starts at the observation start with the dump length as step (OSKAR's header).
   * Horizon: the reference pixel is the zenith (elevation 90 deg); a pixel to the right of
     it points West (azimuth 270 deg), one above it North (azimuth 0), at the elevation
     acos(k cell).
@@ -33,7 +36,7 @@ except ImportError as e:  # pragma: no cover
 
 FAILURES = []
 RA0, DEC0 = 60.0, -30.0
-FOV, N = 12.0, 64
+FOV, N = 12.0, 65
 FWHM = 4.0
 F0, DF, NCHAN = 100e6, 20e6, 2
 NTIME, LENGTH = 2, 1200.0
@@ -115,11 +118,11 @@ def equatorial(app, telescope, workdir):
     ra, dec = cel.pixel_to_world_values(ix, jy)
     check(abs((ra - RA0 + 180) % 360 - 180) < 1e-9 and abs(dec - DEC0) < 1e-9,
           f"peak pixel ({ix}, {jy}) is at the phase centre: RA {ra:.12f}, Dec {dec:.12f}")
-    check((ix + 1, jy + 1) == (header["CRPIX1"], header["CRPIX2"]) == (N // 2 + 1, N // 2 + 1),
-          f"peak pixel is CRPIX = N/2 + 1 = {N // 2 + 1}")
+    check((ix + 1, jy + 1) == (header["CRPIX1"], header["CRPIX2"]) == ((N + 1) / 2, (N + 1) / 2),
+          f"peak pixel is CRPIX = (N + 1)/2 = {(N + 1) / 2}")
     cell = math.asin(2 * math.sin(math.radians(FOV) / 2) / N)
     sigma = math.sin(math.radians(FWHM)) / (2 * math.sqrt(2 * math.log(2)))
-    centre = SkyCoord(RA0 * u.deg, DEC0 * u.deg)
+    spacing = 2 * math.sin(math.radians(FOV) / 2) / (N - 1)  # the pixels' own l, m step
     worst_pos, worst_val = 0.0, 0.0
     for dx, dy in [(5, 0), (0, 7), (-9, 4), (12, -11), (-31, -31), (31, 20)]:
         ra_e, dec_e = sin_offset_radec(dx, dy, cell)
@@ -127,16 +130,16 @@ def equatorial(app, telescope, workdir):
         pos = SkyCoord(ra_w * u.deg, dec_w * u.deg)
         err = pos.separation(SkyCoord(ra_e * u.deg, dec_e * u.deg)).deg
         worst_pos = max(worst_pos, err)
-        d = centre.separation(pos).rad
-        expect = math.exp(-math.sin(d) ** 2 / (2 * sigma ** 2))
+        l, m = -dx * spacing, dy * spacing
+        expect = math.exp(-(l * l + m * m) / (2 * sigma ** 2))
         worst_val = max(worst_val, abs(plane[jy + dy, ix + dx] - expect))
     check(worst_pos < 1e-9, f"offset pixels map to the expected RA/Dec (worst {worst_pos:.2e} deg)")
     check(worst_val < 1e-9, f"values are the Gaussian of the distance (worst {worst_val:.2e})")
-    # Spectral and time axes: channel centres and dump centres (s since MJD 0, MJDREF = 0).
+    # Spectral and time axes (s since MJD 0, MJDREF = 0): OSKAR's CRVAL4 is the start.
     _, _, f1, t1 = w.pixel_to_world_values(0, 0, 1, 1)
     check(abs(f1 - (F0 + DF)) < 1e-3, f"channel 1 at {f1} Hz")
-    t_expect = START_MJD * 86400.0 + 1.5 * LENGTH / NTIME
-    check(abs(t1 - t_expect) < 1e-3, f"time 1 at {t1} s (dump centre {t_expect} s)")
+    t_expect = START_MJD * 86400.0 + LENGTH / NTIME
+    check(abs(t1 - t_expect) < 1e-3, f"time 1 at {t1} s (start + one dump: {t_expect} s)")
 
 
 def horizon(app, telescope, workdir):

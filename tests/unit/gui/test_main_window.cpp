@@ -203,7 +203,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(apps->currentText(), QString("sim_interferometer"));
     QVERIFY(w.open_settings(beam_ini));
     QCOMPARE(w.current_app(), QString("sim_beam_pattern"));
-    QCOMPARE(w.model()->settings()->get("beam_pattern/beam_image/size"), std::string("64"));
+    QCOMPARE(w.model()->settings()->get("beam_pattern/beam_image/size"), std::string("65"));
 
     // File > Recent Files: most recent first; choosing one opens it (and its app).
     QList<QAction*> recent = w.recent_menu()->actions();
@@ -311,6 +311,7 @@ class TestMainWindow : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(viewer->image() && !viewer->busy(), 10000);
     QVERIFY(viewer->image()->path.endsWith(".fits"));
     QCOMPARE(viewer->image()->wcs.frame, SkyFrame::Equatorial);
+    // The example's 65 x 65 image: the centre pixel is CRPIX = 33, the phase centre.
     const int cx = viewer->image()->width / 2, cy = viewer->image()->height / 2;
     QVERIFY2(viewer->describe(cx, cy).contains("RA 04:00:00.000  Dec -30:00:00.00"),
              qPrintable(viewer->describe(cx, cy)));
