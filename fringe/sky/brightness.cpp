@@ -52,7 +52,10 @@ std::vector<std::uint8_t> pixel_selection(std::span<const double> values, double
   std::vector<std::uint8_t> keep(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
-    keep[i] = (std::isfinite(v) && v != 0.0 && !(v < peak_min) && !(v < min_abs_val)) ? 1 : 0;
+    // As OSKAR: the peak rule applies only with a positive fraction (so that a negative
+    // min_abs_val keeps negative pixels above it).
+    const bool below_peak = min_peak_fraction > 0.0 && v < peak_min;
+    keep[i] = (std::isfinite(v) && v != 0.0 && !below_peak && !(v < min_abs_val)) ? 1 : 0;
   }
   return keep;
 }
