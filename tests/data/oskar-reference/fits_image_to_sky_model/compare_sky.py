@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Compares two OSKAR-format sky model files source by source (same order).
 
-    compare_sky.py OURS.osm OSKAR.osm
+    compare_sky.py OURS.osm OSKAR.osm [--position-tolerance DEG]
 
 Columns (OSKAR's fixed format; a missing trailing column is 0): RA, Dec (deg), I, Q, U, V (Jy),
 reference frequency (Hz), spectral index, RM, FWHM major, minor (arcsec), PA (deg).
-Positions must agree to 1e-9 deg, I to 1e-6 relative; every other column exactly up to the
+Positions must agree to 1e-9 deg (or DEG), I to 1e-6 relative; every other column exactly up to the
 precision OSKAR prints (15 significant digits). Prints the largest differences and
 "sky models agree" (exit 0) or "DIFFERENT: ..." lines (exit 1). Standard library only.
 """
@@ -29,7 +29,13 @@ def read(path):
 
 
 def main():
-    ours, ref = read(sys.argv[1]), read(sys.argv[2])
+    args = sys.argv[1:]
+    pos_tol = 1e-9
+    if "--position-tolerance" in args:
+        k = args.index("--position-tolerance")
+        pos_tol = float(args[k + 1])
+        del args[k:k + 2]
+    ours, ref = read(args[0]), read(args[1])
     problems = []
     if len(ours) != len(ref):
         problems.append("%d sources vs %d" % (len(ours), len(ref)))
@@ -40,7 +46,7 @@ def main():
         other = max(abs(x - y) / max(abs(y), 1e-300) if y else abs(x)
                     for x, y in zip(a[3:], b[3:]))
         d_pos, d_flux, d_other = max(d_pos, pos), max(d_flux, flux), max(d_other, other)
-        if pos > 1e-9 or flux > 1e-6 or other > 1e-13:
+        if pos > pos_tol or flux > 1e-6 or other > 1e-13:
             problems.append("source %d: %s vs %s" % (i, a, b))
     print("%d sources; largest differences: position %.3g deg, I %.3g relative, "
           "other columns %.3g" % (len(ours), d_pos, d_flux, d_other))

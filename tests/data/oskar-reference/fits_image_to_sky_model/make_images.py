@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writes the two small FITS images of this folder (README.md): a Jy/beam image with BMAJ/BMIN
-and a Jy/pixel image with FREQ and STOKES axes. Deterministic (fixed seed)."""
+"""Writes the small FITS files of this folder (README.md): a Jy/beam image with BMAJ/BMIN, a
+Jy/pixel image with FREQ and STOKES axes, and two HEALPix maps. Deterministic (fixed seeds)."""
 import numpy as np
 from astropy.io import fits
 
@@ -35,3 +35,14 @@ h["CTYPE2"], h["CRVAL2"], h["CDELT2"], h["CRPIX2"] = "DEC--SIN", -26.0, 20 / 360
 h["CTYPE3"], h["CRVAL3"], h["CDELT3"], h["CRPIX3"] = "FREQ", 150e6, 1e6, 1.0
 h["CTYPE4"], h["CRVAL4"], h["CDELT4"], h["CRPIX4"] = "STOKES", 1.0, 1.0, 1.0
 fits.PrimaryHDU(img.reshape(1, 1, 12, 16), header=h).writeto("jy_pixel.fits", overwrite=True)
+
+# 3. HEALPix maps (OSKAR's convention: an empty primary HDU, the map in a binary table), nside 2
+#    (48 pixels), RING, Jy/pixel, float32; one Galactic (COORDSYS G), one equatorial (C).
+values = np.random.default_rng(3).normal(0.5, 0.4, 48).astype(np.float32)
+for name, coordsys in (("healpix_galactic.fits", "G"), ("healpix_equatorial.fits", "C")):
+    table = fits.BinTableHDU.from_columns(
+        [fits.Column(name="I_STOKES", format="E", unit="Jy/pixel", array=values)])
+    for key, value in (("PIXTYPE", "HEALPIX"), ("ORDERING", "RING"), ("NSIDE", 2),
+                       ("COORDSYS", coordsys), ("INDXSCHM", "IMPLICIT")):
+        table.header[key] = value
+    fits.HDUList([fits.PrimaryHDU(), table]).writeto(name, overwrite=True)
