@@ -38,7 +38,7 @@ struct RunContext {
   Logger* logger = nullptr;                 // nullable
   ProgressCallback progress;                // empty: nobody listens
   StageTimers* timers = nullptr;            // stages "horizon clip", "jones", "correlate", "write"
-  std::vector<std::string> settings_lines;  // HISTORY (ORIGIN FRINGE_SETTINGS)
+  std::vector<std::string> settings_lines;  // HISTORY (ORIGIN OSKAR_SETTINGS), .vis settings
   std::string application = "sim_interferometer";
   // --strict: all-zero DATA is an error, not a warning (docs/reliability/sim.md).
   bool strict = false;
