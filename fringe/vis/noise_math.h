@@ -55,12 +55,16 @@ FRINGE_HD_INLINE void add_cross_noise(Complex<T>* v, bool full, double sigma_p, 
 
 // Adds the noise of station p's auto-correlation to its values v (4 in Full mode, else 1): XX
 // and YY a real Gaussian term plus the bias, XY a complex Gaussian term and YX = conj(XY), so
-// the matrix stays Hermitian.
+// the matrix stays Hermitian. Each Gaussian part has the standard deviation OSKAR 2.13 gives
+// it (oskar_vis_block_add_system_noise): sqrt(2) sigma in Full mode, sigma in Scalar mode,
+// i.e. sqrt(2) sigma x noise_scale (checked against OSKAR's own output in
+// tests/unit/vistools/test_vis_add_noise.cpp).
 template <typename T>
 FRINGE_HD_INLINE void add_auto_noise(Complex<T>* v, bool full, double sigma, double bias,
                                      std::uint64_t seed, std::uint32_t time, std::uint32_t channel,
                                      std::uint32_t p) {
-  const double sd = sigma * noise_scale(full);
+  using std::sqrt;
+  const double sd = sqrt(2.0) * sigma * noise_scale(full);
   double z[4];
   philox_normals4(seed, time, channel, p, kNoiseDrawAuto, z);
   if (full) {

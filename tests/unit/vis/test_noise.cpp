@@ -81,8 +81,9 @@ TEST(Noise, OskarFactFullMode) {
   const std::size_t na = a.size() / 4;
   for (int pol : {0, 3}) {
     const Stats s = stats(na, [&](std::size_t i) { return a[4 * i + pol]; });
-    EXPECT_NEAR(s.mean_re, 100.0, 5 * 5.0 / std::sqrt(double(na)));
-    EXPECT_NEAR(std::sqrt(s.var_re), 5.0, 0.3);
+    // OSKAR's auto-correlation term in Full mode: N(0, sqrt(2) sigma) = 7.071 Jy.
+    EXPECT_NEAR(s.mean_re, 100.0, 5 * 7.071 / std::sqrt(double(na)));
+    EXPECT_NEAR(std::sqrt(s.var_re), 7.071, 0.4);
     EXPECT_EQ(s.var_im, 0.0);
   }
   for (std::size_t i = 0; i < na; ++i) {  // Hermitian: YX = conj(XY)
@@ -101,7 +102,9 @@ TEST(Noise, ScalarMode) {
   EXPECT_NEAR(std::sqrt(s.var_re + s.var_im), 5.0, 0.1);
   const auto& a = b.auto_data();
   const Stats sa = stats(a.size(), [&](std::size_t i) { return a[i]; });
-  EXPECT_NEAR(sa.mean_re, 100.0, 5 * 5.0 / std::sqrt(2.0 * double(a.size())));
+  // OSKAR's auto-correlation term in Scalar mode: N(0, sigma), sigma = 5 Jy.
+  EXPECT_NEAR(sa.mean_re, 100.0, 5 * 5.0 / std::sqrt(double(a.size())));
+  EXPECT_NEAR(std::sqrt(sa.var_re), 5.0, 0.3);
 }
 
 // Baseline (p, q) gets sqrt(sigma_p sigma_q); sigma is taken at the nearest noise frequency.
