@@ -1,0 +1,24 @@
+// Paths of the vis tools' test data (tests/data/vis_tools/README.md) and a fresh folder per test.
+#pragma once
+
+#include <string>
+
+#include "../io/fault_injection.h"
+
+namespace fringe::vistools::test {
+
+inline std::string data(const std::string& name) {
+  return std::string(FRINGE_SOURCE_DIR) + "/tests/data/vis_tools/" + name;
+}
+inline std::string oskar_ref(const std::string& name) { return data("oskar/" + name); }
+// OSKAR-written .vis files of the io_vis tests (tests/unit/io_vis/data).
+inline std::string io_vis_data(const std::string& name) {
+  return std::string(FRINGE_SOURCE_DIR) + "/tests/unit/io_vis/data/" + name;
+}
+// The .vis file of each case: OSKAR's two and fringe's two.
+inline std::string vis_of(const std::string& name) {
+  return name.rfind("oskar_", 0) == 0 ? io_vis_data(name + ".vis") : data(name + ".vis");
+}
+inline std::string fresh_dir() { return fringe::test::fresh_test_dir("tmp_vistools"); }
+
+}  // namespace fringe::vistools::test
