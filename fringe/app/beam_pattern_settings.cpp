@@ -196,10 +196,13 @@ BeamPatternConfig beam_pattern_config(const Settings& s) {
   if (!c.all_stations) c.station_ids = station_ids(s);
   c.frame = s.get_option(kBp + "coordinate_frame") == "Horizon" ? BeamFrame::Horizon
                                                                 : BeamFrame::Equatorial;
-  if (c.frame == BeamFrame::Equatorial && c.observation.mode == ObservationMode::DriftScan) {
-    throw Error::in_setting("observation/mode", "Drift scan",
-                            "is not supported with beam_pattern/coordinate_frame = Equatorial "
-                            "(the beam moves across the sky); use the Horizon frame");
+  if (c.observation.mode == ObservationMode::DriftScan) {
+    // A drift scan's phase centre is OSKAR 2.13's (azimuth, elevation) = (0, 90 deg); its
+    // Equatorial frame reads those two angles as RA/Dec, so the image (and the sky-model
+    // directions' reference) is about RA 0, Dec +90 deg while every beam points at its
+    // station's zenith (docs/beam_pattern.md, "Drift scan"). phase_centre_ra/dec_deg are unused.
+    c.observation.phase_centre_ra = 0.0;
+    c.observation.phase_centre_dec = kPi / 2;
   }
   c.coordinates = s.get_option(kBp + "coordinate_type") == "Sky model" ? BeamCoordinates::SkyModel
                                                                        : BeamCoordinates::Image;

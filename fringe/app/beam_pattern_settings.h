@@ -48,8 +48,9 @@ namespace fringe::app {
 // key, its value and what is expected: no output selected, HDF5 outputs, image sizes < 1,
 // fields of view outside (0, 180] deg, pixel sizes <= 0, negative or repeated station
 // indices, cross-power outputs with fewer than two listed stations, power outputs in Full
-// mode without a test source, Sky model without a file, an empty root path, Drift scan
-// observations in the Equatorial frame, and station-beam values that jones::validate refuses.
+// mode without a test source, Sky model without a file, an empty root path, and station-beam
+// values that jones::validate refuses. Drift scan: the phase centre becomes OSKAR's (0, 90 deg)
+// (docs/beam_pattern.md, "Drift scan").
 // Station indices beyond the telescope are checked by the pipeline (beam_pattern.h).
 beam_pattern::BeamPatternConfig beam_pattern_config(const settings::Settings& s);
 

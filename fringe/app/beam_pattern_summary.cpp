@@ -33,7 +33,11 @@ void log_beam_pattern_summary(const BeamPatternConfig& c, Logger& log) {
   log.info(std::string("  mode: ") +
            (o.mode == ObservationMode::Tracking ? "Tracking" : "Drift scan"));
   log.info("  phase centre: RA " + format_number(o.phase_centre_ra * kRadToDeg) + " deg, Dec " +
-           format_number(o.phase_centre_dec * kRadToDeg) + " deg");
+           format_number(o.phase_centre_dec * kRadToDeg) + " deg" +
+           (o.mode == ObservationMode::DriftScan
+                ? " (drift scan: OSKAR's azimuth 0, elevation 90 deg read as RA/Dec; beams at "
+                  "the zenith)"
+                : ""));
   log.info("  frequencies: " + std::to_string(o.num_channels) + " channel(s) from " +
            format_number(o.start_frequency_hz / 1e6) + " MHz, step " +
            format_number(o.frequency_inc_hz / 1e6) + " MHz");

@@ -298,7 +298,6 @@ TEST(BeamPatternConfig, BadValuesNameTheKey) {
        "supported yet"},
       {"beam_pattern/telescope_outputs/hdf5_file/cross_power_phase", "true",
        "'beam_pattern/telescope_outputs/hdf5_file/cross_power_phase' = 'true': HDF5"},
-      {"observation/mode", "Drift scan", "setting 'observation/mode' = 'Drift scan'"},
       {"beam_pattern/station_outputs/fits_image/amp", "false",
        "setting 'beam_pattern/output/separate_time_and_channel' = 'true': no output file"},
   };
