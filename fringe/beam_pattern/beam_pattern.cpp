@@ -108,6 +108,9 @@ class Runner {
         // which stays 1 (oskar_station_beam.c); the Horizon frame has no such pixel.
         blank_below_horizon_(equatorial_ &&
                              config.beam.station_type != jones::StationType::Isotropic),
+        // OSKAR's isotropic beam is the identity at every pixel, even one outside the image
+        // circle (no direction): it is set without looking at the directions.
+        isotropic_(config.beam.station_type == jones::StationType::Isotropic),
         nst_(ids.size()) {
     pointing_ = jones::default_pointing(config.observation.mode == ObservationMode::DriftScan,
                                         config.observation.phase_centre_ra,
@@ -155,7 +158,7 @@ class Runner {
         vlat_.push_back(grid_.lat[first + i]);
       }
     }
-    e_.assign(nst_ * n, jones_zero<double>());
+    e_.assign(nst_ * n, isotropic_ ? jones_identity<double>() : jones_zero<double>());
     for (auto& per_mode : acc_) per_mode.clear();
     have_e_ = false;
 
@@ -376,7 +379,7 @@ class Runner {
     values_.resize(n_ * nv);
     for (std::size_t i = 0; i < n_; ++i) {
       double* out = values_.data() + i * nv;
-      if (!valid_[i]) {
+      if (!valid_[i] && !isotropic_) {
         std::fill(out, out + nv, kNaN);
         continue;
       }
@@ -414,7 +417,7 @@ class Runner {
   const std::vector<BeamProduct>& products_;
   std::vector<std::unique_ptr<ProductWriter>>& writers_;
   const BeamPatternContext& ctx_;
-  bool full_, equatorial_, blank_below_horizon_;
+  bool full_, equatorial_, blank_below_horizon_, isotropic_;
   std::size_t nst_;
   jones::BeamPointing pointing_;
   std::map<GroupKey, std::vector<std::size_t>> groups_;

@@ -8,7 +8,8 @@
 //       J = E of every selected station for the chunk's pixels (jones/station_jones.h;
 //         no parallactic rotation, as OSKAR's beam patterns):
 //         Equatorial frame: RA/Dec directions; J = 0 below the station's horizon (every
-//         station type but the isotropic one, which stays 1 there, as in OSKAR).
+//         station type but the isotropic one, which is the identity everywhere, as in
+//         OSKAR: also at pixels outside the image circle, which are NaN for other types).
 //         Horizon frame: azimuth/elevation in each station's own frame.
 //       -> voltage products; auto power J B J^H per station; cross power (the mean over
 //          station pairs, via suffix sums: sum_{p<q} J_p B J_q^H = sum_p J_p B (sum_{q>p} J_q)^H)
