@@ -99,6 +99,9 @@ void noise_ms(const Job& job, const VisAddNoiseConfig& config) {
         "has " + std::to_string(np) + " correlations; noise is added to 4 (XX, XY, YX, YY) or 1");
   }
   const bool full = np == 4;
+  if (!ms.has_column(config.column)) {
+    throw Error::in_file(job.input, 0, "has no column " + config.column + " to add noise to");
+  }
   const std::vector<double> freqs = ms.channel_frequencies_hz();
   const std::vector<double> widths = ms.channel_widths_hz();
   const std::vector<double> time = ms.read_time();

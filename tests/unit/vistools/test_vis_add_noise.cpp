@@ -217,6 +217,35 @@ TEST(VisAddNoise, InPlaceReplacesTheInputWhenComplete) {
   EXPECT_EQ(entries, 1u);
 }
 
+TEST(VisAddNoise, MeasurementSetInPlaceAndColumn) {
+  const std::string dir = test::fresh_dir();
+  VisToMsConfig to_ms;
+  to_ms.inputs = {test::data("noise_input.vis")};
+  to_ms.output = dir + "/m.ms";
+  vis_to_ms(to_ms);
+  const auto before = io::MsReader(to_ms.output).read_data();
+  VisAddNoiseConfig cfg;
+  cfg.inputs = {to_ms.output};
+  cfg.noise = noise_table();
+  cfg.column = "CORRECTED_DATA";  // not in the MS: refused before anything is written
+  EXPECT_THROW(vis_add_noise(cfg), Error);
+  cfg.column = "DATA";
+  cfg.in_place = true;
+  EXPECT_EQ(vis_add_noise(cfg).outputs.at(0), to_ms.output);
+  const auto after = io::MsReader(to_ms.output).read_data();
+  ASSERT_EQ(after.size(), before.size());
+  std::size_t changed = 0;
+  for (std::size_t k = 0; k < after.size(); ++k) changed += after[k].re != before[k].re;
+  EXPECT_GT(changed, after.size() * 99 / 100);
+  // Only the MS is left in the folder: no temporary copy, no m_noise.ms.
+  std::size_t entries = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    (void)e;
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1u);
+}
+
 TEST(VisAddNoise, WrongStationCountNamesTheFile) {
   const std::string dir = test::fresh_dir();
   VisAddNoiseConfig cfg;
