@@ -71,6 +71,8 @@ VisToMsResult vis_to_ms(const VisToMsConfig& config, Logger* log) {
   // OSKAR's vis_to_ms names the telescope after the writing program; fringe's simulator writes
   // the same name ("OSKAR 2.13.0-dev", vis/vis_meta.h) into its Measurement Sets.
   meta.telescope_name = vis::VisMeta{}.telescope_name;
+  // OSKAR writes 1 m for a station whose header diameter is not positive (or absent).
+  if (!(meta.dish_diameter_m > 0)) meta.dish_diameter_m = 1.0;
   std::vector<int> offsets{0};
   for (std::size_t i = 1; i < readers.size(); ++i) {
     const io::VisFileHeader& h = readers[i]->header();

@@ -42,6 +42,21 @@ app_test(vis_add oskar_arguments 0 "^Combining the 2 input files:$" ""
 app_test(vis_add quiet 0 EMPTY EMPTY
   -q ${vt_tiny}/oskar_tiny_double.vis ${vt_data}/fringe_tiny_double.vis -o ${vt_dir}/sum_q.vis)
 
+# vis_to_ms's metadata (ANTENNA, FEED, FIELD, OBSERVATION, PHASED_ARRAY, HISTORY settings, ...)
+# against the MS oskar_vis_to_ms wrote from the same file (ms_metadata_compare,
+# tests/unit/io; the differences docs/ms_output.md lists as intended are allowed).
+foreach(v oskar_tiny_double oskar_tiny_single fringe_tiny_double fringe_noncasa_single)
+  if(v MATCHES "^oskar_")
+    set(vt_in ${vt_tiny}/${v}.vis)
+  else()
+    set(vt_in ${vt_data}/${v}.vis)
+  endif()
+  add_test(NAME integration.vis_to_ms.metadata_equals_oskar_${v}
+    COMMAND bash -c "set -e; '$<TARGET_FILE:vis_to_ms>' -q '${vt_in}' -o '${vt_dir}/meta_${v}.ms'; '$<TARGET_FILE:ms_metadata_compare>' '${vt_dir}/meta_${v}.ms' '${vt_data}/oskar/${v}.ms'")
+  set_tests_properties(integration.vis_to_ms.metadata_equals_oskar_${v} PROPERTIES
+    LABELS integration)
+endforeach()
+
 # A truncated file: the message names the file and the chunk.
 add_test(NAME integration.vis_to_ms.truncated_file
   COMMAND bash -c "head -c 5000 '${vt_tiny}/oskar_tiny_double.vis' > '${vt_dir}/cut.vis' && bash '${check}' 2 '' 'error: .*cut.vis.*chunk' -- '$<TARGET_FILE:vis_to_ms>' '${vt_dir}/cut.vis' -o '${vt_dir}/cut.ms' && test ! -e '${vt_dir}/cut.ms'")
