@@ -49,6 +49,13 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   }
   config.force = options.force;
   config.strict = options.strict;
+  // OSKAR's imager defaults to FFT gridding, which fringe does not have yet: an OSKAR file
+  // without the key would otherwise run a different algorithm without a word.
+  if (!s.is_given("image/algorithm"))
+    log.warning(std::string("image/algorithm is not set: OSKAR's default (FFT) is not supported "
+                            "by fringe yet, so fringe's default ran instead (") +
+                algorithm_name(config.algorithm) +
+                "); set image/algorithm to choose one explicitly");
   constexpr double kArcsec = fringe::kRadToDeg * 3600.0;
   log.info("Imager");
   for (const auto& ms : config.input_ms) log.info("  input: " + ms + " (" + config.ms_column + ")");

@@ -429,15 +429,16 @@ ImageCube image_cube(const ImagerConfig& cfg, const InputSummary& in,
   cube.cell_rad = cfg.cell_rad;
   cube.centre_rad = in.phase_centre_rad;
   cube.precision = cfg.precision;
+  // CDELT3 is the channel increment (the channel width for one channel) in both cases, as
+  // OSKAR's imager writes it, so that scripts reading OSKAR's images read ours the same way.
+  const double step = freq_hz.size() > 1 ? freq_hz[1] - freq_hz[0] : in.channel_width_hz.at(0);
+  cube.freq_step_hz = step != 0.0 ? step : 1.0;
   if (cfg.channel_snapshots) {
     cube.freq_hz = freq_hz;
-    cube.freq_step_hz = freq_hz.size() > 1 ? freq_hz[1] - freq_hz[0] : in.channel_width_hz.at(0);
   } else {
-    double f = 0, bw = 0;
+    double f = 0;
     for (double x : freq_hz) f += x;
-    for (double x : in.channel_width_hz) bw += x;
-    cube.freq_hz = {f / freq_hz.size()};
-    cube.freq_step_hz = bw > 0 ? bw : 1.0;
+    cube.freq_hz = {f / freq_hz.size()};  // MFS: the mean frequency
   }
   if (cfg.image_type == ImageType::Psf) cube.bunit = "";
   cube.history.push_back("fringe imager: " +

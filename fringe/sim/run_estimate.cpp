@@ -25,10 +25,14 @@ RunEstimate interferometer_estimate(const SimulationConfig& c, std::size_t num_s
   e.what = "simulation of " + std::to_string(o.num_time_steps) + " time(s) x " +
            std::to_string(o.num_channels) + " channel(s) x " +
            std::to_string(std::size_t(per_time)) + " baseline(s)";
-  e.output_bytes = rows * row_bytes;
-  e.output_dir = io::ms_output_path(c.ms_path);  // its nearest existing folder is measured
   const double value = c.precision == Precision::Double ? 16 : 8;  // complex T
   const double npol = full ? 4 : 1;
+  // The MS and/or the .vis file (amplitudes in the run's precision, plus per-station u, v, w).
+  const bool ms = !c.ms_path.empty();
+  const double vis_bytes = rows * npol * nch * value + double(o.num_time_steps) * ns * 3 * value;
+  e.output_bytes = (ms ? rows * row_bytes : 0.0) + (c.vis_path.empty() ? 0.0 : vis_bytes);
+  // Its nearest existing folder is measured (the MS's when there is one).
+  e.output_dir = ms ? io::ms_output_path(c.ms_path) : c.vis_path;
   const double block =
       double(c.times_per_block()) * c.channels_per_block() * (nb + ns) * npol * value;
   const double threads = std::max(1, resolve_num_threads(c));
