@@ -1,7 +1,9 @@
 // vis_add: the sum of visibility files, as OSKAR 2.13's oskar_vis_add (docs/vis_tools.md):
 // vis_add [-o out.vis] [-q] a.vis b.vis..., or Measurement Sets (output out.ms by default).
 #include <cstdio>
+#include <filesystem>
 #include <ostream>
+#include <string>
 
 #include "fringe/app/vis_tool_cli.h"
 #include "fringe/vistools/vis_add.h"
@@ -27,7 +29,10 @@ int main(int argc, char** argv) {
         if (a.is_set("-o")) c.output = a.get("-o");
         const bool verbose = !a.is_set("-q");
         if (verbose) {
-          out << "Output visibility file: " << (c.output.empty() ? "(default)" : c.output) << "\n"
+          // The default name depends on the inputs: out.vis, or out.ms for Measurement Sets.
+          std::string shown = a.get("-o");
+          if (c.output.empty() && std::filesystem::is_directory(c.inputs.front())) shown = "out.ms";
+          out << "Output visibility file: " << shown << "\n"
               << "Combining the " << c.inputs.size() << " input files:\n";
           char line[32];
           for (std::size_t i = 0; i < c.inputs.size(); ++i) {

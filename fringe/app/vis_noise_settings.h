@@ -32,8 +32,9 @@ VisNoiseSettings vis_noise_settings(const settings::Settings& s, Logger& log);
 
 // Loads the settings file `path` (OSKAR's -s) against the sim_interferometer schema in
 // schema_files and returns vis_noise_settings() of it, with settings keys in its errors. Bad
-// values are errors; other problems (unknown keys, required keys of a simulation that
-// vis_add_noise does not read) are warnings on err. The settings file is in input_files.
+// values and problems of the noise keys are errors; unknown keys are warnings on err; keys a
+// simulation requires but vis_add_noise does not read (a sky, a start time) are not checked.
+// The settings file is in input_files.
 VisNoiseSettings read_vis_noise_settings(const std::string& path,
                                          const settings::SchemaFiles& schema_files, Logger& log,
                                          std::ostream& err);
