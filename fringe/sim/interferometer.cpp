@@ -264,7 +264,12 @@ std::string zero_output_reason(const SimulationConfig& config, const std::vector
         }
       }
     }
-    if (!any_above) {
+    if (!any_above && o.mode == ObservationMode::DriftScan) {
+      // A drift scan has no RA/Dec phase centre to blame.
+      why.push_back(
+          "every source is below the horizon of every station during the drift scan (check "
+          "ObservationConfig.start_mjd_utc, the sky positions and the telescope's location)");
+    } else if (!any_above) {
       why.push_back(
           "every source is below the horizon of every station during the observation (check "
           "ObservationConfig.start_mjd_utc, ObservationConfig.phase_centre_ra, "
