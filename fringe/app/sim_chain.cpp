@@ -6,6 +6,7 @@
 #include "fringe/app/calibrate_settings.h"
 #include "fringe/app/imager_settings.h"
 #include "fringe/app/simulation_settings.h"
+#include "fringe/astro/observation.h"
 #include "fringe/core/error.h"
 #include "fringe/core/log.h"
 #include "fringe/core/timer.h"
@@ -25,6 +26,14 @@ ChainConfig chain_config(const settings::Settings& s, bool force, bool strict) {
     throw Error::in_setting("interferometer/ms_filename", "",
                             "calibrate_output and image_output work on the simulated "
                             "Measurement Set: give interferometer/ms_filename");
+  }
+  if (chained && c.simulation.observation.mode == astro::ObservationMode::DriftScan) {
+    // The MS of a drift scan holds OSKAR's zenith pair (0, 90 deg) where calibration and
+    // imaging read an RA/Dec phase centre, and its UVW are East-North-Up: both would be wrong.
+    throw Error::in_setting("observation/mode", "Drift scan",
+                            "interferometer/calibrate_output and image_output need an RA/Dec "
+                            "phase centre (Tracking): a drift scan's Measurement Set is phased "
+                            "to the zenith (docs/simulation.md, \"Drift scan\")");
   }
   const std::string ms =
       c.simulation.ms_path.empty() ? "" : io::ms_output_path(c.simulation.ms_path);

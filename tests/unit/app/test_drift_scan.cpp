@@ -191,4 +191,20 @@ TEST(DriftScan, MeasurementSetHoldsZenithPhaseCentre) {
   EXPECT_EQ(b, block.num_baselines());
 }
 
+// Calibration and imaging in the same run read the MS's phase centre as RA/Dec: refused for a
+// drift scan, naming the mode.
+TEST(DriftScan, ChainedCalibrationAndImagingAreRefused) {
+  for (const char* key : {"interferometer/calibrate_output", "interferometer/image_output"}) {
+    Settings s = load("drift_double.ini");
+    s.set("interferometer/ms_filename", (kOut / "chain.ms").string());
+    s.set(key, "true");
+    try {
+      fringe::app::chain_config(s, false, false);
+      ADD_FAILURE() << key << " was accepted";
+    } catch (const fringe::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("observation/mode"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
