@@ -49,7 +49,8 @@ def main():
             done.add(full)
         elif full.endswith('ms_filename') and value and not os.path.isabs(value):
             value = os.path.join(os.path.abspath(a.dest), a.ms or os.path.basename(value))
-        elif (full.endswith('file') or full.endswith('input_directory')) and value:
+        elif (full.endswith('file') or full.endswith('input_directory')) and value and \
+                value.lower() not in ('true', 'false'):  # keep_log_file=false is no path
             parts = [p.strip() for p in value.strip('"').split(',')]
             value = ','.join(p if os.path.isabs(p) or not p else os.path.join(src_dir, p)
                              for p in parts)

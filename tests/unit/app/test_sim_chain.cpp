@@ -24,8 +24,10 @@ namespace {
 namespace fs = std::filesystem;
 constexpr double kDeg = std::numbers::pi / 180.0;
 
+// One folder per test: ctest runs the tests of this file in parallel.
 std::string out_dir() {
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "sim_chain_test";
+  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "sim_chain_test" /
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::remove_all(dir);  // outputs of an earlier run
   fs::create_directories(dir);
   return dir.string();
