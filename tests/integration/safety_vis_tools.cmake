@@ -45,14 +45,18 @@ app_test(vis_add quiet 0 EMPTY EMPTY
 # vis_to_ms's metadata (ANTENNA, FEED, FIELD, OBSERVATION, PHASED_ARRAY, HISTORY settings, ...)
 # against the MS oskar_vis_to_ms wrote from the same file (ms_metadata_compare,
 # tests/unit/io; the differences docs/ms_output.md lists as intended are allowed).
-foreach(v oskar_tiny_double oskar_tiny_single fringe_tiny_double fringe_noncasa_single)
-  if(v MATCHES "^oskar_")
+foreach(v oskar_tiny_double oskar_tiny_single fringe_tiny_double fringe_noncasa_single
+    oskar_scalar_single oskar_scalar_single_p)
+  set(vt_in ${vt_data}/${v}.vis)
+  set(vt_flags "")
+  if(v MATCHES "^oskar_tiny_")
     set(vt_in ${vt_tiny}/${v}.vis)
-  else()
-    set(vt_in ${vt_data}/${v}.vis)
+  elseif(v STREQUAL oskar_scalar_single_p)
+    set(vt_in ${vt_data}/oskar_scalar_single.vis)
+    set(vt_flags "-p")
   endif()
   add_test(NAME integration.vis_to_ms.metadata_equals_oskar_${v}
-    COMMAND bash -c "set -e; '$<TARGET_FILE:vis_to_ms>' -q '${vt_in}' -o '${vt_dir}/meta_${v}.ms'; '$<TARGET_FILE:ms_metadata_compare>' '${vt_dir}/meta_${v}.ms' '${vt_data}/oskar/${v}.ms'")
+    COMMAND bash -c "set -e; '$<TARGET_FILE:vis_to_ms>' -q ${vt_flags} '${vt_in}' -o '${vt_dir}/meta_${v}.ms'; '$<TARGET_FILE:ms_metadata_compare>' '${vt_dir}/meta_${v}.ms' '${vt_data}/oskar/${v}.ms'")
   set_tests_properties(integration.vis_to_ms.metadata_equals_oskar_${v} PROPERTIES
     LABELS integration)
 endforeach()

@@ -15,9 +15,10 @@ inline std::string oskar_ref(const std::string& name) { return data("oskar/" + n
 inline std::string io_vis_data(const std::string& name) {
   return std::string(FRINGE_SOURCE_DIR) + "/tests/unit/io_vis/data/" + name;
 }
-// The .vis file of each case: OSKAR's two and fringe's two.
+// The .vis file of each case: OSKAR's oskar_tiny_{double,single} (io_vis data), the others
+// here.
 inline std::string vis_of(const std::string& name) {
-  return name.rfind("oskar_", 0) == 0 ? io_vis_data(name + ".vis") : data(name + ".vis");
+  return name.rfind("oskar_tiny_", 0) == 0 ? io_vis_data(name + ".vis") : data(name + ".vis");
 }
 inline std::string fresh_dir() { return fringe::test::fresh_test_dir("tmp_vistools"); }
 

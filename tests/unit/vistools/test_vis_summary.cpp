@@ -52,7 +52,8 @@ TEST_P(VisSummaryVsOskar, HeaderAndStatisticsEqualOskars) {
 
 INSTANTIATE_TEST_SUITE_P(Files, VisSummaryVsOskar,
                          ::testing::Values("oskar_tiny_double", "oskar_tiny_single",
-                                           "fringe_tiny_double", "fringe_noncasa_single"));
+                                           "fringe_tiny_double", "fringe_noncasa_single",
+                                           "oskar_scalar_single"));
 
 TEST(VisSummary, LogAndSettingsEqualOskars) {
   for (const std::string name : {"oskar_tiny_double", "fringe_tiny_double"}) {

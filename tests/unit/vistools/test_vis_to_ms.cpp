@@ -1,7 +1,8 @@
 // vis_to_ms against oskar_vis_to_ms: for OSKAR's and fringe's .vis files (double and single,
-// CASA and non-CASA convention), fringe's MS equals the MS OSKAR 2.13 wrote from the same file
-// (tests/data/vis_tools/oskar/*.ms), column by column and in the metadata that both write.
-// Also: several files are stitched in time, and files that do not follow each other are refused.
+// CASA and non-CASA convention, scalar with and without -p), fringe's MS equals the MS OSKAR 2.13
+// wrote from the same file (tests/data/vis_tools/oskar/*.ms), column by column and in the metadata
+// that both write. Also: several files are stitched in time, and files that do not follow each
+// other are refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,8 +20,10 @@ namespace fringe::vistools {
 namespace {
 
 struct Case {
-  const char* name;
+  const char* name;  // the .vis file
   bool single;
+  bool force_polarised = false;
+  const char* ref = nullptr;  // OSKAR's MS, if not <name>.ms
 };
 
 class VisToMsVsOskar : public ::testing::TestWithParam<Case> {};
@@ -31,8 +34,9 @@ TEST_P(VisToMsVsOskar, ColumnsEqualOskars) {
   VisToMsConfig cfg;
   cfg.inputs = {test::vis_of(c.name)};
   cfg.output = dir + "/out.ms";
+  cfg.force_polarised = c.force_polarised;
   const VisToMsResult r = vis_to_ms(cfg);
-  io::MsReader ours(r.ms_path), ref(test::oskar_ref(std::string(c.name) + ".ms"));
+  io::MsReader ours(r.ms_path), ref(test::oskar_ref(std::string(c.ref ? c.ref : c.name) + ".ms"));
 
   ASSERT_EQ(ours.num_rows(), ref.num_rows());
   EXPECT_EQ(ours.num_stations(), ref.num_stations());
@@ -85,15 +89,18 @@ TEST_P(VisToMsVsOskar, ColumnsEqualOskars) {
   EXPECT_EQ(ours.read_weight(), ref.read_weight());
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, VisToMsVsOskar,
-                         ::testing::Values(Case{"oskar_tiny_double", false},
-                                           Case{"oskar_tiny_single", true},
-                                           Case{"fringe_tiny_double", false},
-                                           Case{"fringe_noncasa_single", true}),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Files, VisToMsVsOskar,
+    ::testing::Values(Case{"oskar_tiny_double", false}, Case{"oskar_tiny_single", true},
+                      Case{"fringe_tiny_double", false}, Case{"fringe_noncasa_single", true},
+                      Case{"oskar_scalar_single", true},
+                      Case{"oskar_scalar_single", true, true, "oskar_scalar_single_p"}),
+    [](const auto& info) {
+      return std::string(info.param.ref ? info.param.ref : info.param.name);
+    });
 
 TEST(VisToMs, ForcePolarisedIsAFourProductMs) {
-  // fringe's scalar files are not among the inputs; a Full file keeps its 4 products.
+  // (Scalar data with -p: the oskar_scalar_single_p case above.) A Full file keeps its 4.
   const std::string dir = test::fresh_dir();
   VisToMsConfig cfg;
   cfg.inputs = {test::vis_of("oskar_tiny_double")};
