@@ -58,6 +58,7 @@ void noise_vis_file(const Job& job, const VisAddNoiseConfig& config) {
   io::VisFileHeader header = reader.header();
   header.date_time.clear();  // the writer fills the date and folder of this run
   header.cwd.clear();
+  header.creator = "fringe vis_add_noise";
   std::unique_ptr<io::VisFileWriter> writer;
   as_run_failure([&] { writer = std::make_unique<io::VisFileWriter>(job.target, header); });
   if (header.precision == Precision::Double) {
