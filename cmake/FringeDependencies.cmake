@@ -29,6 +29,24 @@ fringe_find_library(PkgConfig::ERFA HEADER erfa.h LIBS erfa)
 fringe_find_library(PkgConfig::CASACORE HEADER casacore/casa/aips.h
   LIBS casa_ms casa_measures casa_tables casa_casa)
 find_package(nlohmann_json CONFIG REQUIRED)
+# HDF5, C API only (fringe/io/hdf5 is its one user). Debian's serial build: FindHDF5 asks
+# h5cc; where that wrapper is absent (debs unpacked under a prefix on the offline GPU host) the
+# header and library are searched for directly, under hdf5/serial as Debian places them.
+find_package(HDF5 QUIET COMPONENTS C)
+add_library(fringe::hdf5 INTERFACE IMPORTED GLOBAL)
+if(HDF5_FOUND)
+  set_target_properties(fringe::hdf5 PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${HDF5_C_INCLUDE_DIRS}"
+    INTERFACE_COMPILE_DEFINITIONS "${HDF5_C_DEFINITIONS}")
+  target_link_libraries(fringe::hdf5 INTERFACE ${HDF5_C_LIBRARIES})
+else()
+  find_path(FRINGE_HDF5_INCLUDE_DIR hdf5.h PATH_SUFFIXES hdf5/serial REQUIRED)
+  find_library(FRINGE_HDF5_LIBRARY NAMES hdf5_serial hdf5
+    PATH_SUFFIXES hdf5/serial x86_64-linux-gnu/hdf5/serial REQUIRED)
+  set_target_properties(fringe::hdf5 PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${FRINGE_HDF5_INCLUDE_DIR}")
+  target_link_libraries(fringe::hdf5 INTERFACE "${FRINGE_HDF5_LIBRARY}")
+endif()
 if(FRINGE_TESTS)
   find_package(GTest REQUIRED)
   include(GoogleTest)
