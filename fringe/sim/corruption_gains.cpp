@@ -8,6 +8,7 @@
 #include "fringe/core/jones.h"
 #include "fringe/core/philox.h"
 #include "fringe/io/ms/gain_table.h"
+#include "fringe/sim/station_gains_apply.h"
 
 namespace fringe::sim {
 
@@ -88,41 +89,10 @@ std::optional<vis::VisBlock<T>> GainCorruption::apply(vis::VisBlock<T>& block,
       model.cross_data()[i] -= n.cross_data()[i];
     for (std::size_t i = 0; i < n.auto_data().size(); ++i) model.auto_data()[i] -= n.auto_data()[i];
   }
-  const int n = num_stations_;
   const bool full = block.num_pols() == 4;
-  std::vector<Jones<double>> g(static_cast<std::size_t>(n));
-  for (int t = 0; t < block.num_times(); ++t) {
-    const int ti = block.start_time_index + t;
-    for (int c = 0; c < block.num_channels(); ++c) {
-      const double f = block.frequency_hz(c);
-      for (int p = 0; p < n; ++p) {
-        const Complex<double> gx = gain(ti, p, 0, f);
-        g[p] = jones_diagonal(gx, full ? gain(ti, p, 1, f) : gx);
-      }
-      auto corrupt = [&](Complex<T>* v, int p, int q) {
-        if (full) {
-          const Jones<double> m{complex_cast<double>(v[0]), complex_cast<double>(v[1]),
-                                complex_cast<double>(v[2]), complex_cast<double>(v[3])};
-          const Jones<double> r = jones_sandwich(g[p], m, g[q]);
-          v[0] = complex_cast<T>(r.a);
-          v[1] = complex_cast<T>(r.b);
-          v[2] = complex_cast<T>(r.c);
-          v[3] = complex_cast<T>(r.d);
-        } else {
-          v[0] = complex_cast<T>(g[p].a * complex_cast<double>(v[0]) * conj(g[q].a));
-        }
-      };
-      if (block.has_cross()) {
-        std::size_t b = 0;
-        for (int p = 0; p < n; ++p) {
-          for (int q = p + 1; q < n; ++q, ++b) corrupt(&block.cross(t, c, b, 0), p, q);
-        }
-      }
-      if (block.has_autos()) {
-        for (int p = 0; p < n; ++p) corrupt(&block.autos(t, c, p, 0), p, p);
-      }
-    }
-  }
+  apply_diagonal_station_gains(block, [&](int t, int c, int p, int pol) {
+    return gain(block.start_time_index + t, p, full ? pol : 0, block.frequency_hz(c));
+  });
   return model;
 }
 

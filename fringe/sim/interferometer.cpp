@@ -31,6 +31,7 @@
 #include "fringe/predict/predict.h"
 #include "fringe/sim/block_plan.h"
 #include "fringe/sim/corruption_gains.h"
+#include "fringe/sim/station_gain_model.h"
 #include "fringe/sim/sim_backend.h"
 #include "fringe/sim/vis_check.h"
 #include "fringe/sky/gaussian.h"
@@ -423,7 +424,7 @@ template <typename T>
 SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpus,
                      const std::vector<SimChunk>& chunks, const SimStations& stations,
                      const vis::VisMeta& meta, const vis::NoiseTable* noise, bool input_non_finite,
-                     const RunContext& context) {
+                     const RunContext& context, const telescope::GainModel* telescope_gains) {
   SimulationResult result;
   const BlockPlan plan =
       plan_blocks(config.observation.num_time_steps, config.observation.num_channels,
@@ -470,7 +471,16 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   for (const auto& b : plan.blocks) {
     interrupt::throw_if_requested();
     vis::VisBlock<T> block = blocks.next_block(b, meta, stations.count, *backend);
-    compute_block(*backend, block, chunks.size(), pool, progress, noise);
+    if (telescope_gains) {
+      // OSKAR's gain model acts on the station Jones matrices, before the system noise
+      // (station_gain_model.h): the back end sums without noise, the gains and then the
+      // noise are applied here, the same for the CPU and GPU back ends.
+      compute_block(*backend, block, chunks.size(), pool, progress, nullptr);
+      apply_station_gain_model(block, *telescope_gains, context.logger);
+      if (noise) vis::add_system_noise(block, *noise, noise_params);
+    } else {
+      compute_block(*backend, block, chunks.size(), pool, progress, noise);
+    }
     fill_uvw(block, config, stations);
     auto model = corruption.apply(block, noise, noise_params);  // G (V + N) G^H; model V or nullopt
     blocks.write(std::move(block), std::move(model));
@@ -537,7 +547,8 @@ SimulationResult simulate_interferometer(const SimulationConfig& config, sky::Sk
   if (config.noise.enable) noise = noise_table(config.noise, o, telescope);
   return dispatch_precision(config.precision, [&]<typename T>() {
     return run<T>(config, gpus, chunks, stations, meta, noise ? &*noise : nullptr,
-                  sky_has_non_finite(sky), context);
+                  sky_has_non_finite(sky), context,
+                  telescope.gain_model ? &*telescope.gain_model : nullptr);
   });
 }
 

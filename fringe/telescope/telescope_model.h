@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fringe/astro/geodesy.h"
+#include "fringe/telescope/gain_model.h"
 #include "fringe/telescope/station_model.h"
 
 namespace fringe::telescope {
@@ -54,6 +56,7 @@ struct TelescopeModel {
   std::vector<StationModel> station_models;  // distinct models; Station::model_index selects
 
   std::vector<double> noise_freq_hz;  // noise_frequencies.txt at the root (may be empty)
+  std::optional<GainModel> gain_model;  // gain_model.h5 at the root (gain_model.h)
 
   std::vector<UnsupportedFile> unsupported_files;
   std::vector<std::string> warnings;  // every warning the loader gave, in order

@@ -65,7 +65,16 @@ void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
     const fs::path path = dir / name;
     const bool h5 = name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0;
     if (name == "gain_model.h5") {
-      report.unsupported_file(path, "HDF5 gain model (gain_model.h5): gains not applied");
+      // At the root: the station gain table, loaded by tm_loader.cpp (gain_model.h). In a
+      // station folder OSKAR multiplies the element weights by it; fringe does not, so the
+      // run is refused rather than differ from OSKAR.
+      if (depth > 0)
+        throw Error::in_file(path.string(), 0,
+                             "a per-element gain model (gain_model.h5 in a station folder) is "
+                             "not supported by fringe (OSKAR multiplies the station's element "
+                             "weights by it); only gain_model.h5 at the telescope model's root "
+                             "(per-station gains) is applied; remove the file or move the "
+                             "gains to the root table");
     } else if (name.find("HARP") != std::string::npos) {
       report.unsupported_file(path, "HARP beam coefficients: not supported");
     } else if (name.rfind("element_pattern", 0) == 0) {
@@ -75,8 +84,12 @@ void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
       report.unsupported_file(path, "FEKO spherical-wave coefficients (HDF5): not supported");
     } else if (h5) {
       report.unsupported_file(path, "HDF5 file: not supported");
-    } else if (depth == 0 && name == "virtual_antenna_angle.txt") {
-      report.unsupported_file(path, "virtual antenna angle: not supported");
+    } else if (name == "virtual_antenna_angle.txt") {
+      // OSKAR 2.9-2.10 rotated the station's antennas by it; OSKAR 2.13 no longer reads it
+      // (its ChangeLog: "Remove unused virtual antenna angle option"), so neither does fringe.
+      report.unsupported_file(path,
+                              "virtual antenna angle: ignored, as by OSKAR 2.13 (which removed "
+                              "this option; OSKAR 2.9-2.10 read it)");
     }
   }
 }

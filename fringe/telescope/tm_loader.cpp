@@ -293,6 +293,9 @@ TelescopeModel load_telescope_model(const fs::path& directory, Logger* logger) {
   }
 
   read_root_cable_length_errors(directory, model);
+  // OSKAR's station gain table (gain_model.h): applied by the simulator.
+  if (has_file(directory, "gain_model.h5"))
+    model.gain_model = load_gain_model(directory / "gain_model.h5", num_stations);
 
   // Noise: frequencies at the root; RMS at the root, overridden per top-level station folder.
   if (has_file(directory, "noise_frequencies.txt")) {
