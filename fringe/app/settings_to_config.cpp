@@ -437,4 +437,24 @@ telescope::ElementErrorConfig element_error_config(const Settings& s) {
   return c;
 }
 
+jones::IonosphereConfig ionosphere_config(const settings::Settings& s) {
+  jones::IonosphereConfig c;
+  c.enable = s.get("telescope/ionosphere_screen_type") == "External";
+  if (!c.enable) return c;
+  const std::string k = "telescope/external_tec_screen/";
+  c.fits_file = s.get(k + "input_fits_file").empty() ? "" : s.get_path(k + "input_fits_file");
+  if (c.fits_file.empty()) {
+    throw Error::in_setting(k + "input_fits_file", "",
+                            "telescope/ionosphere_screen_type = External needs a TEC screen file");
+  }
+  c.height_m = s.get_double(k + "screen_height_km") * 1000.0;
+  c.pixel_size_m =
+      s.is_word(k + "screen_pixel_size_m", "file") ? 0.0 : s.get_double(k + "screen_pixel_size_m");
+  c.time_interval_sec = s.is_word(k + "screen_time_interval_sec", "file")
+                            ? -1.0
+                            : s.get_double(k + "screen_time_interval_sec");
+  c.isoplanatic = s.get_bool("telescope/isoplanatic_screen");
+  return c;
+}
+
 }  // namespace fringe::app

@@ -11,6 +11,7 @@
 
 #include "fringe/astro/observation.h"
 #include "fringe/jones/station_beam_config.h"
+#include "fringe/jones/tec_screen.h"
 #include "fringe/settings/settings.h"
 #include "fringe/sim/corruption_config.h"
 #include "fringe/sky/sky_assembly.h"
@@ -54,6 +55,10 @@ jones::StationBeamConfig station_beam_config(const settings::Settings& s);
 // The element error overrides telescope/aperture_array/array_pattern/element/* (degrees ->
 // radians; seeds: 'time' = wall clock), for telescope::apply_element_errors.
 telescope::ElementErrorConfig element_error_config(const settings::Settings& s);
+
+// telescope/ionosphere_screen_type, external_tec_screen/..., isoplanatic_screen (km -> m; the
+// word 'file' of the pixel size and time interval: 0 and -1, taken from the FITS header).
+jones::IonosphereConfig ionosphere_config(const settings::Settings& s);
 
 // interferometer/gain_corruption/...: absent or disabled keys give a disabled config.
 sim::GainCorruptionConfig gain_corruption_config(const settings::Settings& s);

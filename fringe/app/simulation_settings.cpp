@@ -103,6 +103,7 @@ SimulationConfig simulation_config(const Settings& s) {
   c.element_errors = element_error_config(s);
   c.pointing_file =
       s.get("observation/pointing_file").empty() ? "" : s.get_path("observation/pointing_file");
+  c.ionosphere = ionosphere_config(s);
 
   const std::string i = "interferometer/";
   c.channel_bandwidth_hz = s.get_double(i + "channel_bandwidth_hz");

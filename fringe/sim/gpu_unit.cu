@@ -18,6 +18,7 @@
 #include "fringe/jones/aperture_array_plans.h"
 #include "fringe/jones/jones_math.h"
 #include "fringe/jones/station_jones_cuda.h"
+#include "fringe/jones/tec_screen_cuda.h"
 #include "fringe/predict/predict_cuda.h"
 #include "fringe/sim/gpu_sim_kernels.cuh"
 #include "fringe/sim/gpu_unit.h"
@@ -148,6 +149,10 @@ struct GpuUnit<T>::Impl {
   GpuBuffer<Jones<T>> jones_full;
   GpuBuffer<Complex<T>> jones_scalar, px, py;
   GpuBuffer<jones::StationBeamParams<double>> params;
+  // The TEC screen plane on the device (its plane index; -1: none yet), station (u, v).
+  GpuBuffer<T> tec_plane;
+  int tec_plane_id = -1;
+  GpuBuffer<double> tec_u, tec_v;
 
   // This GPU's copy of the block and the reduction's receive buffer.
   int num_times = 0, num_channels = 0;
@@ -357,6 +362,26 @@ std::span<const double> GpuUnit<T>::kept_ra() const {
 template <typename T>
 std::span<const double> GpuUnit<T>::kept_dec() const {
   return impl_->dec_host;
+}
+
+template <typename T>
+void GpuUnit<T>::tec_screen(const jones::TecPlaneView<T>& plane, int plane_id,
+                            std::span<const double> u, std::span<const double> v, double freq_hz) {
+  Impl& d = *impl_;
+  DeviceScope scope(d.device);
+  if (d.ns == 0 || d.full) return;
+  const std::size_t pixels = std::size_t(plane.nx) * std::size_t(plane.ny);
+  if (plane_id != d.tec_plane_id) {
+    d.tec_plane.upload(plane.tec, pixels, d.stream);
+    d.tec_plane_id = plane_id;
+  }
+  jones::TecPlaneView<T> dev = plane;
+  dev.tec = d.tec_plane.data();
+  d.tec_u.upload(u.data(), u.size(), d.stream);
+  d.tec_v.upload(v.data(), v.size(), d.stream);
+  jones::apply_tec_screen_cuda<T>(dev, u.size(), d.tec_u.data(), d.tec_v.data(), d.ns, d.kl.data(),
+                                  d.km.data(), T(1.0 / freq_hz), d.jones_scalar.data(), d.stream);
+  FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // the host arrays are freed at return
 }
 
 template <typename T>

@@ -74,6 +74,22 @@ SimStations make_stations(const SimulationConfig& config, const telescope::Teles
   if (!config.pointing_file.empty()) {
     s.pointing = jones::load_pointing_file(config.pointing_file, tel);
   }
+  if (config.ionosphere.enable) {
+    // docs/ionosphere.md: OSKAR 2.13 applies a Faraday rotation from the IGRF field model in
+    // Full mode, and pierce points in the station's horizon frame in drift scans; fringe has
+    // neither, so it refuses those runs rather than differ from OSKAR.
+    if (config.pol_mode != PolarisationMode::Scalar) {
+      throw Error::in_field("IonosphereConfig.enable", "External",
+                            "the External TEC screen needs telescope/pol_mode = Scalar: in Full "
+                            "mode OSKAR 2.13 adds Faraday rotation from the IGRF geomagnetic "
+                            "model, which fringe does not implement");
+    }
+    if (config.observation.mode == ObservationMode::DriftScan) {
+      throw Error::in_field("IonosphereConfig.enable", "External",
+                            "the External TEC screen is not supported in drift scans");
+    }
+    s.tec_screen.emplace(config.ionosphere);
+  }
   return s;
 }
 

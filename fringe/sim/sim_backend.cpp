@@ -46,6 +46,16 @@ void SimInputs<T>::true_station_uvw(double gast, UnitScratch<T>& ws) const {
 }
 
 template <typename T>
+SimStationUV SimInputs<T>::ionosphere_station_uv(const UnitScratch<T>& ws) const {
+  SimStationUV uv{ws.u, ws.v};
+  if (config.beam.allow_station_beam_duplication && !ws.u.empty()) {
+    uv.u.assign(ws.u.size(), ws.u[0]);
+    uv.v.assign(ws.v.size(), ws.v[0]);
+  }
+  return uv;
+}
+
+template <typename T>
 void SimInputs<T>::drift_directions(double gast, UnitScratch<T>& ws) const {
   const std::size_t ns = ws.ra.size();
   ws.l.resize(ns);

@@ -26,6 +26,7 @@
 #include "fringe/core/log.h"
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/station_jones.h"
+#include "fringe/jones/tec_screen.h"
 #include "fringe/predict/predict.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/simulation_config.h"
@@ -58,6 +59,12 @@ struct SimStations {
   bool has_cable_errors = false;
   std::optional<jones::ApertureArrayModel> aperture_array;  // Aperture array stations
   std::optional<jones::PointingOverrides> pointing;         // SimulationConfig.pointing_file
+  std::optional<jones::TecScreen> tec_screen;               // SimulationConfig.ionosphere
+};
+
+// The station (u, v) (m) at which the TEC screen is pierced (SimInputs::ionosphere_station_uv).
+struct SimStationUV {
+  std::vector<double> u, v;
 };
 
 // Host scratch arrays of one worker, reused across its units.
@@ -111,6 +118,10 @@ class SimInputs {
   // sources (ws.ra, ws.dec) at the array centre at gast: their direction cosines about the
   // zenith phase centre, which change with time.
   void drift_directions(double gast, UnitScratch<T>& ws) const;
+  // The stations' (u, v) under the TEC screen: ws.u, ws.v (true_station_uvw of the unit's
+  // time), or station 0's for every station with allow_station_beam_duplication, as OSKAR 2.13
+  // (which then gives every station the first station's position: docs/ionosphere.md).
+  SimStationUV ionosphere_station_uv(const UnitScratch<T>& ws) const;
   // The predict input of one channel (host arrays of the scratch).
   predict::PredictInput<T> predict_input(const UnitScratch<T>& ws, double gast, double freq) const;
   // The station Jones input of the scratch's sources at (gast, freq).

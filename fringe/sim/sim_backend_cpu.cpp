@@ -14,6 +14,7 @@
 #include "fringe/core/interrupt.h"
 #include "fringe/core/timer.h"
 #include "fringe/jones/jones_math.h"
+#include "fringe/jones/tec_screen.h"
 #include "fringe/sim/sim_backend.h"
 
 namespace fringe::sim {
@@ -109,7 +110,8 @@ class CpuSimBackend final : public SimBackend<T> {
     corr_timer.stop();
 
     const bool full = in_.pol == predict::Polarisation::Full;
-    const bool jones_per_channel = jones::depends_on_frequency(config_.beam);
+    const bool jones_per_channel =
+        jones::depends_on_frequency(config_.beam) || st_.tec_screen.has_value();
     const int time_index = block.start_time_index + int(t);
     for (int c = 0; c < nc; ++c) {
       interrupt::throw_if_requested();  // a unit of a large sky chunk may take seconds
@@ -195,7 +197,19 @@ class CpuSimBackend final : public SimBackend<T> {
       below = jones::evaluate_station_jones_scalar<T>(config_.beam, jin, ws.jones_scalar, nullptr);
     }
     if (st_.has_cable_errors) apply_cable_errors(ws, freq, full);
+    if (st_.tec_screen) apply_ionosphere(ws, freq, time_index);
     in_.record_below(below);
+  }
+
+  // The ionospheric phase screen Z (jones/tec_screen.h; Scalar mode only: make_stations).
+  void apply_ionosphere(UnitScratch<T>& ws, double freq, int time_index) const {
+    const jones::TecScreen& screen = *st_.tec_screen;
+    const astro::ObservationConfig& o = config_.observation;
+    const int plane = screen.plane_index(time_index, o.start_mjd_utc, o.interval_sec());
+    std::vector<T> values;
+    const jones::TecPlaneView<T> view = jones::tec_plane_view<T>(screen, plane, values);
+    const SimStationUV uv = in_.ionosphere_station_uv(ws);
+    jones::apply_tec_screen<T>(view, uv.u, uv.v, ws.l, ws.m, freq, ws.jones_scalar);
   }
 
   // Station cable length errors: J -> C J with C = diag(exp(i 2 pi dLx / lambda),

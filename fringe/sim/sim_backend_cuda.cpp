@@ -89,7 +89,8 @@ class CudaSimBackend final : public SimBackend<T> {
       ns = gpu.begin_unit({k, &chunk.sky, chunk.a, chunk.b, chunk.c}, gast, ws.u, ws.v, ws.w);
     }
     if (ns == 0) return;
-    const bool jones_per_channel = jones::depends_on_frequency(in_.config.beam);
+    const bool jones_per_channel =
+        jones::depends_on_frequency(in_.config.beam) || in_.stations.tec_screen.has_value();
     const int time_index = block.start_time_index + int(t);
     Timer corr_timer;
     for (int c = 0; c < block.num_channels(); ++c) {
@@ -101,6 +102,7 @@ class CudaSimBackend final : public SimBackend<T> {
         jin.ra = gpu.kept_ra();
         jin.dec = gpu.kept_dec();
         in_.record_below(gpu.jones(jin));
+        if (in_.stations.tec_screen) apply_ionosphere(gpu, ws, freq, time_index);
       }
       corr_timer.resume();
       gpu.predict(in_.predict_input(ws, gast, freq), int(t), c);
@@ -125,6 +127,17 @@ class CudaSimBackend final : public SimBackend<T> {
   }
 
  private:
+  // The ionospheric phase screen Z on the GPU (jones/tec_screen_cuda.h; Scalar mode only).
+  void apply_ionosphere(GpuUnit<T>& gpu, const UnitScratch<T>& ws, double freq, int time_index) {
+    const jones::TecScreen& screen = *in_.stations.tec_screen;
+    const astro::ObservationConfig& o = in_.config.observation;
+    const int plane = screen.plane_index(time_index, o.start_mjd_utc, o.interval_sec());
+    std::vector<T> values;
+    const jones::TecPlaneView<T> view = jones::tec_plane_view<T>(screen, plane, values);
+    const SimStationUV uv = in_.ionosphere_station_uv(ws);
+    gpu.tec_screen(view, plane, uv.u, uv.v, freq);
+  }
+
   // The noise of the block: its RMS per channel and station (vis/noise.h).
   GpuBlockNoise block_noise(const vis::VisBlock<T>& block, const vis::NoiseTable& noise) const {
     const SimulationConfig& config = in_.config;

@@ -15,6 +15,7 @@
 #include "fringe/core/precision.h"
 #include "fringe/jones/polarisation_mode.h"
 #include "fringe/jones/station_beam_config.h"
+#include "fringe/jones/tec_screen.h"
 #include "fringe/sim/corruption_config.h"
 #include "fringe/sky/sky_config.h"
 #include "fringe/telescope/element_errors.h"
@@ -78,6 +79,7 @@ struct SimulationConfig {
   jones::StationBeamConfig beam;
   telescope::ElementErrorConfig element_errors;  // aperture_array/array_pattern/element/*
   std::string pointing_file;                     // resolved observation/pointing_file ("" = none)
+  jones::IonosphereConfig ionosphere;  // telescope/ionosphere_screen_type, external_tec_screen/...
 
   // interferometer/...
   double channel_bandwidth_hz = 0.0;  // bandwidth smearing (0: off)
