@@ -380,6 +380,7 @@ jones::StationBeamConfig station_beam_config(const Settings& s) {
   auto& ep = b.aperture_array.element_pattern;
   const std::string e = a + "element_pattern/";
   ep.enable_numerical = s.get_bool(e + "enable_numerical");
+  if (!s.is_word(e + "max_order", "all")) ep.max_order = s.get_int(e + "max_order");
   ep.functional_type = s.get_option(e + "functional_type") == "Dipole"
                            ? jones::ElementFunctionalType::Dipole
                            : jones::ElementFunctionalType::Isotropic;

@@ -183,8 +183,10 @@ void general_response(const General& g, int i, const InstanceKey& key, const ast
       if constexpr (kScalar) {
         sc = {aa_element_scalar(ep, e, n, u), 0.0};
       } else {
-        const ElementRows<double> el = aa_element(ep, e, n, u);
-        r = {{el.x_theta, 0.0}, {el.x_phi, 0.0}, {el.y_theta, 0.0}, {el.y_phi, 0.0}};
+        // Mixed element types or feed angles: the pattern of this element's type and angles.
+        g.model.set_numerical(ep, i, node.element_type[k], g.plan.freq_hz);
+        const Jones<double> el = aa_element_jones(ep, e, n, u);
+        r = {el.a, el.b, el.c, el.d};
       }
     } else {
       InstanceKey child_key = key;
@@ -304,7 +306,7 @@ void evaluate_uniform(const AaStationPlan& plan, std::span<const double> e,
                          (aa_element_scalar(plan.element, pe[j], pn[j], pu[j]) * plan.norm_scalar);
         } else {
           out_j[o] = zero ? jones_zero<double>()
-                          : aa_jones(aa_element(plan.element, pe[j], pn[j], pu[j]),
+                          : aa_jones(aa_element_jones(plan.element, pe[j], pn[j], pu[j]),
                                      Complex<double>{afx_re[j], afx_im[j]},
                                      Complex<double>{afy_re[j], afy_im[j]}) *
                                 plan.norm;
@@ -344,7 +346,10 @@ ApertureArrayModel::ApertureArrayModel(const telescope::TelescopeModel& model,
     : config_(config) {
   std::vector<int> model_node;
   model_node.reserve(model.station_models.size());
-  for (const auto& m : model.station_models) model_node.push_back(add_node(m));
+  telescope::PatternFileMap root_files;  // OSKAR: files in a folder apply to all below it
+  if (config.element_pattern.enable_numerical)
+    telescope::add_spherical_wave_files(model.directory, root_files);
+  for (const auto& m : model.station_models) model_node.push_back(add_node(m, root_files));
   station_node_.reserve(model.num_stations());
   for (const auto& st : model.stations) {
     station_node_.push_back(model_node.at(std::size_t(st.model_index)));
@@ -352,8 +357,15 @@ ApertureArrayModel::ApertureArrayModel(const telescope::TelescopeModel& model,
   for (int node : station_node_) uniform_.push_back(node_uniform(nodes_, node) ? 1 : 0);
 }
 
-int ApertureArrayModel::add_node(const telescope::StationModel& m) {
+int ApertureArrayModel::add_node(const telescope::StationModel& m,
+                                 telescope::PatternFileMap files) {
   AaNode node;
+  if (config_.element_pattern.enable_numerical) {
+    telescope::add_spherical_wave_files(m.directory, files);
+    if (!m.is_hierarchical() && !files.empty())
+      node.patterns =
+          telescope::load_spherical_wave_patterns(files, config_.element_pattern.max_order);
+  }
   const std::size_t n = m.num_elements();
   for (std::size_t f = 0; f < 2; ++f) {
     const telescope::FeedData& src = m.feeds[f];
@@ -387,7 +399,7 @@ int ApertureArrayModel::add_node(const telescope::StationModel& m) {
   }
   if (m.is_hierarchical()) {
     std::vector<int> tile_nodes;
-    for (const auto& t : m.tiles) tile_nodes.push_back(add_node(t));
+    for (const auto& t : m.tiles) tile_nodes.push_back(add_node(t, files));
     for (std::size_t k = 0; k < n; ++k)
       node.child.push_back(tile_nodes.at(std::size_t(m.tile_index[k])));
   }
@@ -428,12 +440,38 @@ ElementParams<double> ApertureArrayModel::element_params(std::size_t station,
       break;
   }
   p.swap_xy = c.swap_xy;
-  const AaNode& leaf = nodes_[std::size_t(first_leaf(nodes_, station_node_.at(station)))];
+  const int leaf_index = first_leaf(nodes_, station_node_.at(station));
+  const AaNode& leaf = nodes_[std::size_t(leaf_index)];
   if (leaf.size() > 0) {
     p.alpha_x = leaf.feeds[0].alpha.front();
     p.alpha_y = leaf.feeds[1].alpha.front();
+    set_numerical(p, leaf_index, leaf.element_type.front(), freq_hz);
   }
   return p;
+}
+
+void ApertureArrayModel::set_numerical(ElementParams<double>& p, int node, int type,
+                                       double freq_hz) const {
+  p.sw = nullptr;
+  const auto& patterns = nodes_[std::size_t(node)].patterns;
+  if (type < 0 || std::size_t(type) >= patterns.size()) return;
+  const telescope::SphericalWaveCoeffs* c = patterns[std::size_t(type)].nearest(freq_hz);
+  if (!c) return;
+  static_assert(sizeof(std::complex<double>) == sizeof(Complex<double>));
+  p.sw = reinterpret_cast<const Complex<double>*>(c->coeff.data());
+  p.sw_l_max = c->l_max;
+  p.sw_common_phi = c->common_phi;
+  p.sw_norm = 1.0;
+  if (config_.element_pattern.normalise) {
+    // OSKAR divides by the root-mean-square of the four components at the zenith (theta held
+    // at its minimum, phi = 0), the square root of half the power of both feeds.
+    ElementParams<double> z = p;
+    z.taper = TaperKind::None;
+    z.swap_xy = false;
+    const Jones<double> j = aa_element_jones(z, 0.0, 0.0, 1.0);
+    const double power = abs2(j.a) + abs2(j.b) + abs2(j.c) + abs2(j.d);
+    if (power > 0.0) p.sw_norm = 1.0 / std::sqrt(0.5 * power);
+  }
 }
 
 AaStationPlan make_aa_plan(const ApertureArrayModel& model, std::size_t station,
@@ -453,6 +491,7 @@ AaStationPlan make_aa_plan(const ApertureArrayModel& model, std::size_t station,
   plan.sin_lat = std::sin(site.lat);
   plan.cos_lat = std::cos(site.lat);
   plan.k0 = kTwoPi * freq_hz / kSpeedOfLight;
+  plan.freq_hz = freq_hz;
   plan.element = model.element_params(station, freq_hz);
   plan.beam_enu = snap(nodes[std::size_t(root)].permitted_enu, pointing.station_enu);
   plan.beam_off = plan.beam_enu.z < 0.0;

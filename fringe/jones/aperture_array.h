@@ -22,6 +22,7 @@
 #include "fringe/core/jones.h"
 #include "fringe/jones/aperture_array_math.h"
 #include "fringe/jones/station_beam_config.h"
+#include "fringe/telescope/spherical_wave_files.h"
 
 namespace fringe::telescope {
 struct TelescopeModel;
@@ -45,12 +46,15 @@ struct AaFeed {
 
 // A station or tile model as evaluated.
 struct AaNode {
-  std::array<AaFeed, 2> feeds;      // [0] X, [1] Y
-  std::vector<int> child;           // per element: node index of its tile; empty for antennas
-  std::vector<int> element_type;    // per element (numerical patterns per type: not supported)
-  bool uniform_elements = true;     // identical feed angles and types (and tiles, see above)
-  bool same_feed_positions = true;  // X and Y true positions are equal
-  bool has_time_errors = false;     // any sigma_gain or sigma_phase > 0 (at this level)
+  std::array<AaFeed, 2> feeds;    // [0] X, [1] Y
+  std::vector<int> child;         // per element: node index of its tile; empty for antennas
+  std::vector<int> element_type;  // per element: index into `patterns`
+  // Spherical-wave coefficients per element type (leaf nodes, element_pattern/enable_numerical
+  // true); a type without files uses the functional pattern.
+  std::vector<telescope::ElementTypePattern> patterns;
+  bool uniform_elements = true;            // identical feed angles and types (and tiles, see above)
+  bool same_feed_positions = true;         // X and Y true positions are equal
+  bool has_time_errors = false;            // any sigma_gain or sigma_phase > 0 (at this level)
   std::vector<astro::Vec3> permitted_enu;  // permitted beam directions (ENU); empty: any
   std::size_t size() const { return feeds[0].x_true.size(); }
   bool is_leaf() const { return child.empty(); }
@@ -68,11 +72,15 @@ class ApertureArrayModel {
   std::size_t num_stations() const { return station_node_.size(); }
   // True when the station's beam is element x product of per-level array factors.
   bool is_uniform(std::size_t station) const { return uniform_[station] != 0; }
-  // Element parameters at a frequency (the feed angles of the station's first antenna).
+  // Element parameters at a frequency (the feed angles and element type of the station's
+  // first antenna).
   ElementParams<double> element_params(std::size_t station, double freq_hz) const;
+  // Sets p.sw (and its normalisation) to the coefficients of element type `type` of leaf
+  // node `node` at the frequency nearest freq_hz; leaves p functional when there are none.
+  void set_numerical(ElementParams<double>& p, int node, int type, double freq_hz) const;
 
  private:
-  int add_node(const telescope::StationModel& model);
+  int add_node(const telescope::StationModel& model, telescope::PatternFileMap files);
   ApertureArrayConfig config_;
   std::vector<AaNode> nodes_;
   std::vector<int> station_node_;
@@ -92,7 +100,8 @@ struct AaStationPlan {
   std::size_t station = 0;
   bool beam_off = false;  // beam direction below the horizon: E = 0
   double k0 = 0.0;        // 2 pi f / c, rad/m
-  double lst = 0.0;       // GAST + station longitude, rad
+  double freq_hz = 0.0;
+  double lst = 0.0;  // GAST + station longitude, rad
   double sin_lat = 0.0, cos_lat = 1.0;
   astro::Vec3 beam_enu;  // beam direction (after permitted-beam snapping)
   ElementParams<double> element;

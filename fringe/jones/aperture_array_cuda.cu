@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,10 @@ ElementParams<T> element_cast(const ElementParams<double>& e) {
   r.alpha_x = static_cast<T>(e.alpha_x);
   r.alpha_y = static_cast<T>(e.alpha_y);
   r.swap_xy = e.swap_xy;
+  r.sw = nullptr;  // on the device through StationDev::sw_offset
+  r.sw_l_max = e.sw_l_max;
+  r.sw_common_phi = e.sw_common_phi;
+  r.sw_norm = static_cast<T>(e.sw_norm);
   return r;
 }
 
@@ -74,6 +79,7 @@ struct Packed {
   Staging<StationDev<T>> stations;
   Staging<LevelDev> levels;
   Staging<Vec4<double>> pos, pos_y, weight;
+  Staging<Complex<T>> sw;  // spherical-wave coefficients, each distinct set once
 };
 
 std::string station_name(const AaStationPlan& plan) {
@@ -146,6 +152,24 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
   pk.pos.reset(c.pos);
   pk.pos_y.reset(c.pos_y);
   pk.weight.reset(c.pos);
+  // Spherical-wave coefficient sets: stations of one model share theirs.
+  std::map<const Complex<double>*, int> sw_offsets;
+  std::size_t sw_count = 0;
+  for (const AaStationPlan& plan : plans) {
+    const auto& e = plan.element;
+    if (e.sw && sw_offsets.emplace(e.sw, 0).second)
+      sw_count += 4 * std::size_t((e.sw_l_max + 1) * (e.sw_l_max + 1) - 1);
+  }
+  pk.sw.reset(sw_count);
+  for (auto& [ptr, offset] : sw_offsets) {
+    const ElementParams<double>* e = nullptr;
+    for (const AaStationPlan& plan : plans)
+      if (plan.element.sw == ptr) e = &plan.element;
+    offset = checked_int(pk.sw.size);
+    const std::size_t n = 4 * std::size_t((e->sw_l_max + 1) * (e->sw_l_max + 1) - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      pk.sw.push({static_cast<T>(ptr[i].re), static_cast<T>(ptr[i].im)});
+  }
   for (const AaStationPlan& plan : plans) {
     StationDev<T> st{};
     st.lst = plan.lst;
@@ -158,6 +182,7 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
     st.element = element_cast<T>(plan.element);
     st.norm = static_cast<T>(plan.norm);
     st.norm_scalar = static_cast<T>(plan.norm_scalar);
+    st.sw_offset = plan.element.sw ? sw_offsets.at(plan.element.sw) : -1;
     st.level_begin = checked_int(pk.levels.size);
     st.num_levels = checked_int(plan.levels.size());
     st.beam_off = plan.beam_off ? 1 : 0;
@@ -222,6 +247,7 @@ struct AaBeamCuda<T>::Impl {
   Array<LevelDev> levels;
   Array<Vec4<double>> raw_pos, raw_pos_y, raw_weight;  // as uploaded
   Array<Vec4<T>> pos, pos_y, weight;                   // as the beam kernels read them
+  Array<Complex<T>> sw;                                // spherical-wave coefficients
   Packed<T> staging;                                   // host side of the uploads
 
   explicit Impl(int d) : device(d) {
@@ -252,8 +278,8 @@ struct AaBeamCuda<T>::Impl {
   }
 
   KernelArgs<T> args(const AaDeviceSources& src, void* out) const {
-    return {stations.data(), levels.data(), pos.data(),  pos_y.data(), weight.data(),
-            src.ra,          src.sin_dec,   src.cos_dec, src.size,     out};
+    return {stations.data(), levels.data(), pos.data(), pos_y.data(), weight.data(), src.ra,
+            src.sin_dec,     src.cos_dec,   src.size,   out,          sw.data()};
   }
 };
 
@@ -280,6 +306,7 @@ void AaBeamCuda<T>::set_plans(std::span<const AaStationPlan> plans) {
   m.upload(m.raw_pos, pk.pos);
   m.upload(m.raw_pos_y, pk.pos_y);
   m.upload(m.raw_weight, pk.weight);
+  m.upload(m.sw, pk.sw);
   m.reserve(m.pos, pk.pos.size);
   m.reserve(m.pos_y, pk.pos_y.size);
   m.reserve(m.weight, pk.weight.size);

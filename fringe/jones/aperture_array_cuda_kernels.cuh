@@ -39,8 +39,9 @@ struct StationDev {
   double lst, sin_lat, cos_lat;   // rad; sin/cos of the geodetic latitude
   double beam_e, beam_n, beam_u;  // b: reference direction of the packed phases
   double k0;                      // rad/m
-  ElementParams<T> element;
-  T norm, norm_scalar;  // Full and Scalar normalisation factors
+  ElementParams<T> element;       // element.sw unused: sw_offset into KernelArgs::sw instead
+  T norm, norm_scalar;            // Full and Scalar normalisation factors
+  int sw_offset;                  // spherical-wave coefficients of the station, or -1
   int level_begin, num_levels;
   int beam_off;
 };
@@ -182,7 +183,8 @@ struct KernelArgs {
   const double* sin_dec;
   const double* cos_dec;
   std::size_t num_sources;
-  void* out;  // Jones<T> or Complex<T>, [station][source]
+  void* out;             // Jones<T> or Complex<T>, [station][source]
+  const Complex<T>* sw;  // spherical-wave coefficients of all stations (StationDev::sw_offset)
 };
 
 template <typename T, Mode M, int S>
@@ -268,7 +270,9 @@ __global__ void __launch_bounds__(kThreads)
     } else {
       Jones<T> jm{};
       if (active[j]) {
-        jm = aa_jones(aa_element(st.element, et, nt, ut), fx[j] * st.norm, fy[j] * st.norm);
+        ElementParams<T> el = st.element;
+        el.sw = st.sw_offset >= 0 ? a.sw + st.sw_offset : nullptr;
+        jm = aa_jones(aa_element_jones(el, et, nt, ut), fx[j] * st.norm, fy[j] * st.norm);
         if constexpr (M == Mode::Full) {
           const astro::Rotation2<double> r =
               parallactic_rotation_from_terms(sh, ch, sd, cd, st.sin_lat, st.cos_lat);

@@ -41,6 +41,7 @@
 #include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 #include "fringe/core/jones.h"
+#include "fringe/jones/spherical_wave_math.h"
 
 namespace fringe::jones {
 
@@ -58,6 +59,14 @@ struct ElementParams {
   T taper_param = T(0);              // cosine power p, or 4 ln 2 / FWHM^2 (rad^-2)
   T alpha_x = T(0), alpha_y = T(0);  // feed angles, rad (East towards North)
   bool swap_xy = false;
+  // Spherical-wave coefficients (spherical_wave_math.h) of the element type at the nearest
+  // frequency, or nullptr for the functional pattern. Polarised mode only (OSKAR evaluates
+  // the functional pattern in Scalar mode). sw_norm: 1 / zenith amplitude when
+  // element_pattern/normalise, else 1.
+  const Complex<T>* sw = nullptr;
+  int sw_l_max = 0;
+  bool sw_common_phi = false;
+  T sw_norm = T(1);
 };
 
 // The two rows of a polarised element (or node) response, real for functional patterns.
@@ -130,6 +139,34 @@ FRINGE_HD_INLINE ElementRows<T> aa_element(const ElementParams<T>& p, T e, T n, 
   }
   if (p.swap_xy) r = {r.y_theta, r.y_phi, r.x_theta, r.x_phi};
   return r;
+}
+
+// Polarised element response as a complex matrix: the spherical-wave sum when the params
+// carry coefficients (rows [E_phi, E_theta], OSKAR's order for them), else aa_element.
+template <typename T>
+FRINGE_HD_INLINE Jones<T> aa_element_jones(const ElementParams<T>& p, T e, T n, T u) {
+  using std::atan2;
+  using std::sqrt;
+  if (!p.sw) {
+    const ElementRows<T> r = aa_element(p, e, n, u);
+    return {{r.x_theta, T(0)}, {r.x_phi, T(0)}, {r.y_theta, T(0)}, {r.y_phi, T(0)}};
+  }
+  const T theta = atan2(sqrt(e * e + n * n), u);
+  const T phi = atan2(n, e);  // from East towards North; 0 at the zenith
+  const T phi_x = phi - p.alpha_x;
+  const T phi_y = p.sw_common_phi ? phi_x : phi + T(kPi / 2) - p.alpha_y;
+  Jones<T> j = sw_pattern(p.sw, p.sw_l_max, theta, phi_x, phi_y);
+  T f = p.sw_norm;
+  if (p.taper != TaperKind::None) f *= aa_taper(p, u);
+  j = {j.a * f, j.b * f, j.c * f, j.d * f};
+  if (p.swap_xy) j = {j.c, j.d, j.a, j.b};
+  return j;
+}
+
+// Station Jones from complex element rows and the two feeds' array factors.
+template <typename T>
+FRINGE_HD_INLINE Jones<T> aa_jones(const Jones<T>& r, Complex<T> af_x, Complex<T> af_y) {
+  return {af_x * r.a, af_x * r.b, af_y * r.c, af_y * r.d};
 }
 
 // Scalar element response (real).

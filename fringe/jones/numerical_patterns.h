@@ -1,7 +1,8 @@
-// Numerical element patterns (spherical-wave text files, HARP or FEKO data in a telescope
-// model) are not evaluated yet. A run that asks for them must not silently use the
-// functional pattern instead, so the simulator, the beam pattern and the imager's A-terms
-// refuse it before any work.
+// Numerical element patterns: OSKAR's spherical-wave coefficient text files are evaluated
+// (telescope/spherical_wave_files.h, spherical_wave_math.h). FEKO and Galileo coefficient
+// files (text or HDF5) and HARP files are not: a run that would need them must not silently
+// use the functional pattern instead, so the simulator, the beam pattern and the imager's
+// A-terms refuse it before any work.
 #pragma once
 
 #include <string>
@@ -13,7 +14,8 @@
 namespace fringe::jones {
 
 // Aperture-array stations with ElementPatternConfig.enable_numerical whose telescope model
-// holds numerical element pattern files: fringe::Error naming that field and the first file.
+// holds element pattern files fringe cannot evaluate: fringe::Error naming that field and
+// the first such file.
 inline void check_numerical_patterns(const StationBeamConfig& beam,
                                      const telescope::TelescopeModel& tel) {
   if (beam.station_type != StationType::ApertureArray ||
@@ -21,15 +23,20 @@ inline void check_numerical_patterns(const StationBeamConfig& beam,
     return;
   }
   for (const auto& f : tel.unsupported_files) {
+    const bool harp = f.reason.find("HARP") != std::string::npos;
     const bool pattern = f.reason.find("element pattern") != std::string::npos ||
-                         f.reason.find("HARP") != std::string::npos ||
                          f.reason.find("FEKO") != std::string::npos;
-    if (!pattern) continue;
+    if (!pattern && !harp) continue;
     throw Error::in_field(
         "ElementPatternConfig.enable_numerical", "true",
-        "the telescope model holds numerical element pattern data ('" + f.path +
-            "'), which fringe cannot evaluate yet (not supported yet); set this key to false "
-            "to use the functional element pattern instead");
+        "the telescope model holds element pattern data that fringe cannot evaluate ('" + f.path +
+            "': " + f.reason +
+            (harp ? "; fringe does not implement HARP (OSKAR evaluates it through an external "
+                    "library)"
+                  : "") +
+            "); fringe evaluates OSKAR's spherical-wave coefficient text files "
+            "(element_pattern_spherical_wave_[x|y]_[te|tm]_[re|im]_<type>_<MHz>.txt) instead; "
+            "or set this key to false to use the functional element pattern");
   }
 }
 

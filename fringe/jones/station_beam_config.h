@@ -56,7 +56,8 @@ enum class ElementFunctionalType { Dipole, Isotropic };
 enum class ElementTaper { None, Cosine, Gaussian };
 
 struct ElementPatternConfig {
-  bool enable_numerical = true;  // numerical (spherical-wave) files: not supported yet
+  bool enable_numerical = true;  // use spherical-wave coefficient files of the model
+  int max_order = 0;             // > 0: use orders l <= max_order of those files only
   ElementFunctionalType functional_type = ElementFunctionalType::Dipole;
   double dipole_length = 0.5;  // in wavelengths or metres (next field)
   bool dipole_length_in_wavelengths = true;

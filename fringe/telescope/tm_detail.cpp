@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fringe/core/error.h"
+#include "fringe/telescope/spherical_wave_files.h"
 #include "fringe/telescope/text_table.h"
 
 namespace fringe::telescope::detail {
@@ -77,6 +78,8 @@ void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
                              "gains to the root table");
     } else if (name.find("HARP") != std::string::npos) {
       report.unsupported_file(path, "HARP beam coefficients: not supported");
+    } else if (is_spherical_wave_file(name)) {
+      // Loaded by jones/ when element_pattern/enable_numerical is true (spherical_wave_files.h).
     } else if (name.rfind("element_pattern", 0) == 0) {
       report.unsupported_file(
           path, "numerical element pattern (spherical-wave or fitted coefficients): not supported");

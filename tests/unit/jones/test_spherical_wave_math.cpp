@@ -1,0 +1,104 @@
+// The spherical-wave sum (jones/spherical_wave_math.h) against closed forms derived by hand
+// from the expansion in docs/station_beams.md, and its use in aa_element_jones.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "fringe/core/constants.h"
+#include "fringe/jones/aperture_array_math.h"
+#include "fringe/jones/spherical_wave_math.h"
+
+using fringe::Complex;
+using fringe::Jones;
+using fringe::kPi;
+using namespace fringe::jones;
+
+namespace {
+
+int mode(int l, int m) { return l * l + l - 1 + m; }
+
+// Coefficients for l_max = 1 (3 modes x 4 parts).
+std::vector<Complex<double>> l1(int part, Complex<double> minus, Complex<double> plus) {
+  std::vector<Complex<double>> c(4 * 3, Complex<double>{0.0, 0.0});
+  c[4 * mode(1, -1) + part] = minus;
+  c[4 * mode(1, 1) + part] = plus;
+  return c;
+}
+
+void expect_near(Complex<double> a, Complex<double> b) {
+  EXPECT_NEAR(a.re, b.re, 1e-12);
+  EXPECT_NEAR(a.im, b.im, 1e-12);
+}
+
+}  // namespace
+
+// a_TM(1, -1) = e^{i phi0}, a_TM(1, +1) = -e^{-i phi0}: with P_1^1 = -sin(theta)
+// (Condon-Shortley), P/sin = -1 and sin(theta) dP/dcos(theta) = cos(theta), the sum is
+// E_theta = 2 i N cos(phi - phi0), E_phi = 2 i N cos(theta) sin(phi - phi0), N^2 = 3 / (16 pi).
+TEST(SphericalWaveMath, L1TmPairClosedForm) {
+  const double phi0 = 0.4;
+  const auto c = l1(1, {std::cos(phi0), std::sin(phi0)}, {-std::cos(phi0), std::sin(phi0)});
+  const double n = std::sqrt(3.0 / (16.0 * kPi));
+  for (double theta : {0.1, 0.7, 1.3}) {
+    for (double phi : {0.0, 1.0, 2.5, -2.0}) {
+      const Jones<double> j = sw_pattern(c.data(), 1, theta, phi, phi);
+      // Rows [E_phi, E_theta] (OSKAR's order for spherical waves).
+      expect_near(j.b, {0.0, 2.0 * n * std::cos(phi - phi0)});
+      expect_near(j.a, {0.0, 2.0 * n * std::cos(theta) * std::sin(phi - phi0)});
+    }
+  }
+}
+
+// a_TE(1, 0) = 1: m = 0, P_1^0 = cos(theta), sin(theta) dP/dcos(theta) = sin(theta):
+// E_theta = -N sin(theta), E_phi = 0, N^2 = 3 / (8 pi). The Y feed (slot 2) is separate.
+TEST(SphericalWaveMath, L1TeM0ClosedForm) {
+  std::vector<Complex<double>> c(12, Complex<double>{0.0, 0.0});
+  c[4 * mode(1, 0) + 2] = {1.0, 0.0};  // Y TE
+  const double n = std::sqrt(3.0 / (8.0 * kPi));
+  const Jones<double> j = sw_pattern(c.data(), 1, 0.9, 0.3, 0.3);
+  expect_near(j.d, {-n * std::sin(0.9), 0.0});
+  expect_near(j.c, {0.0, 0.0});
+  expect_near(j.a, {0.0, 0.0});
+  expect_near(j.b, {0.0, 0.0});
+}
+
+// Higher orders against P_2^1(x) = -3 x sqrt(1 - x^2): a_TE(2, 1) = 1 alone gives
+// E_theta = -N e^{i phi} sin(theta) dP/dcos(theta) with dP/dx = -3 (1 - 2x^2) / sqrt(1 - x^2),
+// N^2 = 5 / (24 pi) (1/6).
+TEST(SphericalWaveMath, L2TeM1ClosedForm) {
+  std::vector<Complex<double>> c(4 * 8, Complex<double>{0.0, 0.0});
+  c[4 * mode(2, 1) + 0] = {1.0, 0.0};
+  const double theta = 0.8, phi = 1.1, x = std::cos(theta), s = std::sin(theta);
+  const double n = std::sqrt(5.0 / (24.0 * kPi) / 6.0);
+  const double dp = s * (-3.0 * (1.0 - 2.0 * x * x) / s);
+  const Jones<double> j = sw_pattern(c.data(), 2, theta, phi, phi);
+  expect_near(j.b, {-n * dp * std::cos(phi), -n * dp * std::sin(phi)});
+  // E_phi = -i m a_TE N e^{i phi} P / sin with P = -3 x s.
+  const double p_sin = -3.0 * x;
+  expect_near(j.a, {n * p_sin * std::sin(phi), -n * p_sin * std::cos(phi)});
+}
+
+// aa_element_jones: the feed angle rotates phi (phi - alpha_x), swap_xy exchanges the rows,
+// normalisation scales, and the theta clamp keeps the zenith finite.
+TEST(SphericalWaveMath, ElementJonesUsesFeedAngleAndSwap) {
+  const auto c = l1(1, {1.0, 0.0}, {-1.0, 0.0});
+  ElementParams<double> p;
+  p.sw = c.data();
+  p.sw_l_max = 1;
+  p.sw_common_phi = true;
+  p.alpha_x = 0.3;
+  p.sw_norm = 2.0;
+  const double e = 0.3, n = 0.4, u = std::sqrt(1.0 - e * e - n * n);
+  const Jones<double> j = aa_element_jones(p, e, n, u);
+  const Jones<double> ref =
+      sw_pattern(c.data(), 1, std::atan2(0.5, u), std::atan2(n, e) - 0.3, std::atan2(n, e) - 0.3);
+  expect_near(j.a, ref.a * 2.0);
+  expect_near(j.b, ref.b * 2.0);
+  p.swap_xy = true;
+  const Jones<double> s = aa_element_jones(p, e, n, u);
+  expect_near(s.c, j.a);
+  expect_near(s.d, j.b);
+  const Jones<double> z = aa_element_jones(p, 0.0, 0.0, 1.0);
+  EXPECT_TRUE(std::isfinite(z.a.re) && std::isfinite(z.b.im));
+}
