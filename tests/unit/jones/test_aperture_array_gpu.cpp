@@ -435,5 +435,29 @@ TEST(ApertureArrayGpu, NonUniformPlanIsRefused) {
   EXPECT_THROW(aa_station_jones_cuda<double>(c.plans, c.ra, c.dec, true, out), Error);
 }
 
+// Spherical-wave element patterns (issue 19) on the GPU against the CPU, element by element:
+// the uniform stations (0 and 2) of tests/data/oskar-reference/spherical_wave_aa/sw.tm
+// (station 1 mixes element types: CPU only), at two frequencies that pick different files,
+// with and without element normalisation, double and float (the same tolerances as the
+// functional patterns; the sum has 15 terms per feed).
+TEST(ApertureArrayGpu, SphericalWaveElements) {
+  SKIP_WITHOUT_GPU();
+  const fs::path dir = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" / "oskar-reference" /
+                       "spherical_wave_aa" / "sw.tm";
+  for (const bool normalise : {false, true}) {
+    for (const double freq : {105e6, 112e6}) {
+      ApertureArrayConfig aa;
+      aa.element_pattern.enable_numerical = true;
+      aa.element_pattern.normalise = normalise;
+      Case c = make_case(dir, aa, freq, 801);
+      std::erase_if(c.plans, [](const AaStationPlan& p) { return !p.uniform; });
+      ASSERT_EQ(c.plans.size(), 2u);
+      for (const auto& p : c.plans) ASSERT_NE(p.element.sw, nullptr);
+      expect_ok(check_full<double>(c, false), "spherical wave E double");
+      expect_ok(check_full<float>(c, false), "spherical wave E float");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fringe::jones
