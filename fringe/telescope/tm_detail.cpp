@@ -82,7 +82,9 @@ void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
       // Loaded by jones/ when element_pattern/enable_numerical is true (spherical_wave_files.h).
     } else if (name.rfind("element_pattern", 0) == 0) {
       report.unsupported_file(
-          path, "numerical element pattern (spherical-wave or fitted coefficients): not supported");
+          path,
+          "element pattern file that fringe does not evaluate (FEKO or Galileo spherical-wave "
+          "coefficients, or an old fitted pattern): not supported");
     } else if (name.find("FEKO") != std::string::npos && h5) {
       report.unsupported_file(path, "FEKO spherical-wave coefficients (HDF5): not supported");
     } else if (h5) {

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "fringe/core/constants.h"
+#include "fringe/core/error.h"
 #include "fringe/jones/aperture_array_math.h"
+#include "fringe/jones/numerical_patterns.h"
 #include "fringe/jones/spherical_wave_math.h"
 
 using fringe::Complex;
@@ -101,4 +104,26 @@ TEST(SphericalWaveMath, ElementJonesUsesFeedAngleAndSwap) {
   expect_near(s.d, j.b);
   const Jones<double> z = aa_element_jones(p, 0.0, 0.0, 1.0);
   EXPECT_TRUE(std::isfinite(z.a.re) && std::isfinite(z.b.im));
+}
+
+// Files fringe does not evaluate (HARP, FEKO, Galileo) are refused, not silently replaced by
+// the functional pattern, and the message says what to use instead.
+TEST(SphericalWaveMath, HarpAndFekoAreRefusedWithAlternative) {
+  StationBeamConfig beam;
+  beam.station_type = StationType::ApertureArray;
+  fringe::telescope::TelescopeModel tel;
+  tel.unsupported_files.push_back(
+      {"m.tm/HARP_SKALA4_100MHz.h5", "HARP beam coefficients: not supported"});
+  try {
+    check_numerical_patterns(beam, tel);
+    FAIL() << "no error";
+  } catch (const fringe::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("HARP_SKALA4_100MHz.h5"), std::string::npos) << m;
+    EXPECT_NE(m.find("does not implement HARP"), std::string::npos) << m;
+    EXPECT_NE(m.find("element_pattern_spherical_wave_"), std::string::npos) << m;
+    EXPECT_EQ(e.context().field, "ElementPatternConfig.enable_numerical");
+  }
+  beam.aperture_array.element_pattern.enable_numerical = false;
+  EXPECT_NO_THROW(check_numerical_patterns(beam, tel));
 }
