@@ -13,9 +13,12 @@
 //    or one per element), loaded recursively.
 //  - noise: noise_frequencies.txt at the root, rms.txt at the root or per station folder.
 //  - root cable_length_error[_x|_y].txt: one length error per station.
-// Files fringe does not support (HDF5 gain models, HARP/FEKO coefficients, numerical element
-// patterns, virtual_antenna_angle.txt) are listed in TelescopeModel::unsupported_files and
-// reported as warnings. Malformed input raises fringe::Error naming the file and line.
+//  - gain_model.h5 at the root: OSKAR's station gain table (gain_model.h); one in a station
+//    folder (per-element gains) is refused.
+// Files fringe does not load (HARP/FEKO coefficients, numerical element patterns other than
+// spherical-wave text files, virtual_antenna_angle.txt, which OSKAR 2.13 ignores too) are
+// listed in TelescopeModel::unsupported_files and reported as warnings. Malformed input
+// raises fringe::Error naming the file and line.
 #pragma once
 
 #include <filesystem>
