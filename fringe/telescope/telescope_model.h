@@ -55,7 +55,7 @@ struct TelescopeModel {
   std::vector<Station> stations;
   std::vector<StationModel> station_models;  // distinct models; Station::model_index selects
 
-  std::vector<double> noise_freq_hz;  // noise_frequencies.txt at the root (may be empty)
+  std::vector<double> noise_freq_hz;    // noise_frequencies.txt at the root (may be empty)
   std::optional<GainModel> gain_model;  // gain_model.h5 at the root (gain_model.h)
 
   std::vector<UnsupportedFile> unsupported_files;
