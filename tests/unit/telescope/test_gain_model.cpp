@@ -114,6 +114,15 @@ TEST(GainModel, LoaderReadsRootTableAndRefusesStationTable) {
   fs::remove_all(dir);
 }
 
+TEST(GainModel, RootFileThatIsNotHdf5IsRefusedNamingIt) {
+  const fs::path dir = make_model("fringe_gain_model_empty_tm");
+  std::ofstream(dir / "gain_model.h5") << "";  // an empty placeholder, not an HDF5 file
+  const std::string m = error_of([&] { fringe::telescope::load_telescope_model(dir); });
+  EXPECT_NE(m.find((dir / "gain_model.h5").string() + ": cannot open HDF5 file"), std::string::npos)
+      << m;
+  fs::remove_all(dir);
+}
+
 TEST(GainModel, VirtualAntennaAngleIsIgnoredAsByOskar213) {
   const fs::path dir = make_model("fringe_virtual_angle_tm");
   std::ofstream(dir / "virtual_antenna_angle.txt") << "30\n";
