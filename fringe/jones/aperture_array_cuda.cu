@@ -55,6 +55,7 @@ ElementParams<T> element_cast(const ElementParams<double>& e) {
   r.sw = nullptr;  // on the device through StationDev::sw_offset
   r.sw_l_max = e.sw_l_max;
   r.sw_common_phi = e.sw_common_phi;
+  r.sw_galileo = e.sw_galileo;
   r.sw_norm = static_cast<T>(e.sw_norm);
   return r;
 }

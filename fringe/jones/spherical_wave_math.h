@@ -16,6 +16,14 @@
 // already rotated). OSKAR's matrix rows are [E_phi, E_theta] (not [E_theta, E_phi] as for
 // the dipole): row X = (X_phi, X_theta), row Y = (Y_phi, Y_theta).
 //
+// Galileo variant (files named *_galileo*, OSKAR's convention for them): P without the
+// Condon-Shortley sign and dP of the opposite sign, every order scaled by the impedance of
+// free space Z0 inside N^2, the TE and TM terms of order l multiplied by (-i)^(l+1) and (-i)^l,
+// terms of m > 0 by (-1)^m, and the sums conjugated at the end:
+//   E_theta += f N e^{i m phi} (i m (-i)^(l+1) a_TE P/sin + (-i)^l a_TM dP)
+//   E_phi   += f N e^{i m phi} (i m (-i)^l a_TM P/sin - (-i)^(l+1) a_TE dP)
+// with f = (-1)^m for m > 0, else 1; its matrix rows are [E_theta, E_phi].
+//
 // Coefficients: 4 complex values per mode index j = l*l + l - 1 + m, [X TE, X TM, Y TE, Y TM]
 // (telescope/spherical_wave_files.h). Legendre functions by the standard upward recurrences
 // in l at fixed m (Abramowitz & Stegun 8.5.3, 8.5.4); the factorial ratio is updated in the
@@ -48,9 +56,29 @@ FRINGE_HD_INLINE void sw_mode(Complex<T> e_m, T m, T p_sin, T dp, Complex<T> te,
   e_phi = e_phi + e_m * p;
 }
 
-// Both feeds' fields for a direction (theta, phi_x, phi_y) in rad; rows [E_phi, E_theta].
+// One Galileo mode: (dp, p_sin) already in the Galileo sign convention, ft = (-i)^(l+1),
+// fm = (-i)^l, times the m > 0 factor bh.
 template <typename T>
-FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T phi_x, T phi_y) {
+FRINGE_HD_INLINE void sw_mode_galileo(Complex<T> e_m, T m, T p_sin, T dp, Complex<T> ft,
+                                      Complex<T> fm, Complex<T> te, Complex<T> tm,
+                                      Complex<T>& e_theta, Complex<T>& e_phi) {
+  const Complex<T> dd = e_m * Complex<T>{T(0), m * p_sin};  // i m E P/sin
+  const Complex<T> qq = e_m * dp;
+  e_theta = e_theta + dd * ft * te + qq * fm * tm;
+  e_phi = e_phi + dd * fm * tm - qq * ft * te;
+}
+
+// Impedance of free space (ohm), as OSKAR's Galileo evaluation uses it.
+template <typename T>
+FRINGE_HD_INLINE T sw_z0() {
+  return T(376.730313668);
+}
+
+// Both feeds' fields for a direction (theta, phi_x, phi_y) in rad; rows [E_phi, E_theta]
+// (Galileo: [E_theta, E_phi]).
+template <typename T>
+FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T phi_x, T phi_y,
+                                     bool galileo = false) {
   using std::cos;
   using std::sin;
   using std::sqrt;
@@ -70,17 +98,33 @@ FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T 
     T p_l = pmm, p_next = ct * T(2 * m + 1) * pmm, ratio = ratio_mm;
     for (int l = m; l <= l_max; ++l) {
       if (l >= 1) {
-        const T norm = sqrt(T(2 * l + 1) / (T(4) * T(kPi) * T(l) * T(l + 1)) * ratio);
-        const T p_sin = p_l / st;
-        const T dp = (ct * p_l * T(l + 1) - p_next * T(l - m + 1)) / st;
+        const T scale = galileo ? sw_z0<T>() : T(1);
+        const T norm = sqrt(scale * T(2 * l + 1) / (T(4) * T(kPi) * T(l) * T(l + 1)) * ratio);
+        T p_sin = p_l / st;
+        T dp = (ct * p_l * T(l + 1) - p_next * T(l - m + 1)) / st;
         const int centre = l * l + l - 1;
+        // (-i)^l and (-i)^(l+1) for the Galileo terms.
+        const int q = l % 4;
+        const Complex<T> fm = q == 0   ? Complex<T>{T(1), T(0)}
+                              : q == 1 ? Complex<T>{T(0), T(-1)}
+                              : q == 2 ? Complex<T>{T(-1), T(0)}
+                                       : Complex<T>{T(0), T(1)};
+        const Complex<T> ft = fm * Complex<T>{T(0), T(-1)};
+        if (galileo && (m % 2)) p_sin = -p_sin;  // no Condon-Shortley sign
+        if (galileo && !(m % 2)) dp = -dp;       // and dP of the opposite sign
         for (int sgn = (m == 0 ? 1 : -1); sgn <= 1; sgn += 2) {
           const int mm = sgn * m;
           const Complex<T>* c = a + 4 * (centre + mm);
           const Complex<T> ex{norm * cmx, T(sgn) * norm * smx};
           const Complex<T> ey{norm * cmy, T(sgn) * norm * smy};
-          sw_mode(ex, T(mm), p_sin, dp, c[0], c[1], xt, xp);
-          sw_mode(ey, T(mm), p_sin, dp, c[2], c[3], yt, yp);
+          if (galileo) {
+            const T bh = (sgn > 0 && (m % 2)) ? T(-1) : T(1);
+            sw_mode_galileo(ex * bh, T(mm), p_sin, dp, ft, fm, c[0], c[1], xt, xp);
+            sw_mode_galileo(ey * bh, T(mm), p_sin, dp, ft, fm, c[2], c[3], yt, yp);
+          } else {
+            sw_mode(ex, T(mm), p_sin, dp, c[0], c[1], xt, xp);
+            sw_mode(ey, T(mm), p_sin, dp, c[2], c[3], yt, yp);
+          }
         }
       }
       // Next order: P_{l+2}^m from P_{l+1}^m and P_l^m; the ratio for l + 1.
@@ -89,6 +133,9 @@ FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T 
       p_next = p_after;
       ratio *= T(l + 1 - m) / T(l + 1 + m);
     }
+  }
+  if (galileo) {
+    return {{xt.re, -xt.im}, {xp.re, -xp.im}, {yt.re, -yt.im}, {yp.re, -yp.im}};
   }
   return {xp, xt, yp, yt};
 }

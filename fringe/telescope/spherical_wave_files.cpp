@@ -50,7 +50,8 @@ const SphericalWaveCoeffs* ElementTypePattern::nearest(double freq_hz) const {
   double best_diff = 0.0;
   for (const auto& c : by_freq) {
     const double d = std::fabs(c.freq_hz - freq_hz);
-    if (!best || d < best_diff) {
+    const bool plain_at_same = best && d == best_diff && best->galileo && !c.galileo;
+    if (!best || d < best_diff || plain_at_same) {
       best = &c;
       best_diff = d;
     }
@@ -60,9 +61,9 @@ const SphericalWaveCoeffs* ElementTypePattern::nearest(double freq_hz) const {
 
 bool is_spherical_wave_file(const std::string& leaf) {
   const auto ends_txt = leaf.size() >= 3 && leaf.compare(leaf.size() - 3, 3, "txt") == 0;
-  return leaf.rfind("element_pattern", 0) == 0 && ends_txt &&
-         leaf.find("_feko") == std::string::npos && leaf.find("_galileo") == std::string::npos &&
-         leaf.find("_wave") != std::string::npos;
+  if (leaf.rfind("element_pattern", 0) != 0 || !ends_txt) return false;
+  if (leaf.find("_feko") != std::string::npos) return false;
+  return leaf.find("_galileo") != std::string::npos || leaf.find("_wave") != std::string::npos;
 }
 
 void add_spherical_wave_files(const fs::path& dir, PatternFileMap& map) {
@@ -84,6 +85,7 @@ std::vector<ElementTypePattern> load_spherical_wave_patterns(const PatternFileMa
     int type = 0;
     double freq_hz = 0.0;
     type_and_freq(leaf, type, freq_hz);
+    const bool galileo = leaf.find("_galileo") != std::string::npos;
     if (type < 0 || type > 100000)
       throw Error::in_file(path, 0,
                            "element type " + std::to_string(type) + " in the name: " + kNameRule);
@@ -126,11 +128,13 @@ std::vector<ElementTypePattern> load_spherical_wave_patterns(const PatternFileMa
     auto& freqs = types[std::size_t(type)].by_freq;
     SphericalWaveCoeffs* c = nullptr;
     for (auto& f : freqs)
-      if (std::fabs(f.freq_hz - freq_hz) <= freq_hz * 2.220446049250313e-16) c = &f;
+      if (f.galileo == galileo && std::fabs(f.freq_hz - freq_hz) <= freq_hz * 2.220446049250313e-16)
+        c = &f;
     if (!c) {
       freqs.push_back({});
       c = &freqs.back();
       c->freq_hz = freq_hz;
+      c->galileo = galileo;
       c->l_max = l_max;
       c->coeff.assign(4 * values.size(), {0.0, 0.0});
     } else if (c->l_max != l_max) {

@@ -23,6 +23,7 @@ struct SphericalWaveCoeffs {
   double freq_hz = 0.0;
   int l_max = 0;
   bool common_phi = false;  // x/y-labelled files: both feeds use the X azimuth (OSKAR's rule)
+  bool galileo = false;     // *_galileo* files: OSKAR's Galileo convention
   std::vector<std::complex<double>> coeff;
   std::vector<std::string> files;  // the files that gave them
 };
@@ -31,7 +32,8 @@ struct SphericalWaveCoeffs {
 struct ElementTypePattern {
   std::vector<SphericalWaveCoeffs> by_freq;
   bool empty() const { return by_freq.empty(); }
-  // The frequency nearest freq_hz (the first of equally near ones); nullptr when empty.
+  // The frequency nearest freq_hz (the first of equally near ones; at one frequency plain
+  // files before Galileo ones, as OSKAR); nullptr when empty.
   const SphericalWaveCoeffs* nearest(double freq_hz) const;
 };
 
@@ -39,7 +41,8 @@ struct ElementTypePattern {
 using PatternFileMap = std::map<std::string, std::string>;
 
 // True for a leaf name fringe loads as spherical-wave coefficients (element_pattern*, ending
-// in txt, containing "_wave" but neither "_feko" nor "_galileo").
+// in txt, containing "_galileo", or "_wave" but not "_feko"). Galileo files follow the same
+// naming and layout rules; their sum uses OSKAR's Galileo convention.
 bool is_spherical_wave_file(const std::string& leaf);
 
 // Adds (replacing same names) the spherical-wave files of `dir` to `map`.

@@ -83,7 +83,7 @@ void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
     } else if (name.rfind("element_pattern", 0) == 0) {
       report.unsupported_file(
           path,
-          "element pattern file that fringe does not evaluate (FEKO or Galileo spherical-wave "
+          "element pattern file that fringe does not evaluate (FEKO spherical-wave "
           "coefficients, or an old fitted pattern): not supported");
     } else if (name.find("FEKO") != std::string::npos && h5) {
       report.unsupported_file(path, "FEKO spherical-wave coefficients (HDF5): not supported");

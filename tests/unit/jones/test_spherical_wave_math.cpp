@@ -82,6 +82,22 @@ TEST(SphericalWaveMath, L2TeM1ClosedForm) {
   expect_near(j.a, {n * p_sin * std::sin(phi), -n * p_sin * std::cos(phi)});
 }
 
+// Galileo convention, m = 0: P_1^0 = cos(theta), dP = -sin(theta) (Galileo sign),
+// N^2 = Z0 3 / (8 pi), (-i)^1 = -i for TM, (-i)^2 = -1 for TE, then the conjugate, rows
+// [E_theta, E_phi]: a_TE(1, 0) = 1 gives E_phi = -N sin(theta); a_TM(1, 0) = 1 gives
+// E_theta = conj(i N sin(theta)) = -i N sin(theta).
+TEST(SphericalWaveMath, GalileoL1M0ClosedForm) {
+  const double n = std::sqrt(376.730313668 * 3.0 / (8.0 * kPi)), theta = 0.6;
+  std::vector<Complex<double>> c(12, Complex<double>{0.0, 0.0});
+  c[4 * mode(1, 0) + 0] = {1.0, 0.0};  // X TE
+  c[4 * mode(1, 0) + 3] = {1.0, 0.0};  // Y TM
+  const Jones<double> j = sw_pattern(c.data(), 1, theta, 0.2, 0.2, true);
+  expect_near(j.a, {0.0, 0.0});
+  expect_near(j.b, {-n * std::sin(theta), 0.0});
+  expect_near(j.c, {0.0, -n * std::sin(theta)});
+  expect_near(j.d, {0.0, 0.0});
+}
+
 // aa_element_jones: the feed angle rotates phi (phi - alpha_x), swap_xy exchanges the rows,
 // normalisation scales, and the theta clamp keeps the zenith finite.
 TEST(SphericalWaveMath, ElementJonesUsesFeedAngleAndSwap) {

@@ -93,6 +93,21 @@ TEST(SphericalWaveFiles, DeeperFolderReplacesByName) {
   EXPECT_EQ(types[0].nearest(100e6)->coeff[0], std::complex<double>(9.0, 0.0));
 }
 
+// At one frequency plain files win over Galileo ones (OSKAR's order); otherwise the nearest.
+TEST(SphericalWaveFiles, GalileoFilesAreKeptApart) {
+  const fs::path d = scratch("galileo");
+  write(d / "element_pattern_spherical_wave_galileo_te_re_0_100.txt", kTwoOrders);
+  write(d / "element_pattern_spherical_wave_te_re_0_100.txt", "1 1 1\n");
+  write(d / "element_pattern_spherical_wave_galileo_te_re_0_150.txt", kTwoOrders);
+  PatternFileMap map;
+  add_spherical_wave_files(d, map);
+  const auto types = load_spherical_wave_patterns(map, 0);
+  ASSERT_EQ(types[0].by_freq.size(), 3u);
+  EXPECT_FALSE(types[0].nearest(100e6)->galileo);
+  EXPECT_EQ(types[0].nearest(100e6)->l_max, 1);
+  EXPECT_TRUE(types[0].nearest(140e6)->galileo);
+}
+
 TEST(SphericalWaveFiles, ShortLineNamesFileAndLine) {
   const fs::path d = scratch("short");
   write(d / "element_pattern_spherical_wave_te_re_0_100.txt", "1 2 3\n4 5 6 7\n");
@@ -141,9 +156,9 @@ TEST(SphericalWaveFiles, EmptyFileIsRefused) {
   EXPECT_HAS(error_of(map), "no coefficient lines");
 }
 
-TEST(SphericalWaveFiles, FekoAndGalileoAreNotSphericalWaveFiles) {
+TEST(SphericalWaveFiles, FekoIsNotASphericalWaveFileGalileoIs) {
   EXPECT_TRUE(is_spherical_wave_file("element_pattern_spherical_wave_x_te_re_0_100.txt"));
   EXPECT_FALSE(is_spherical_wave_file("element_pattern_spherical_wave_feko_x_te_re_0_100.txt"));
-  EXPECT_FALSE(is_spherical_wave_file("element_pattern_spherical_wave_galileo_te_re_0_1.txt"));
+  EXPECT_TRUE(is_spherical_wave_file("element_pattern_spherical_wave_galileo_te_re_0_1.txt"));
   EXPECT_FALSE(is_spherical_wave_file("element_pattern_fit_x_0_100.bin"));
 }

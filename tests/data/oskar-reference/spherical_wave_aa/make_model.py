@@ -12,6 +12,9 @@ SphericalWaveMath.L1TmPairClosedForm checks this), plus seeded random l = 2, 3 t
 and TM, complex) so that every term of the sum is exercised. Deterministic; the only
 argument is the output folder.
 
+With a second argument --galileo the files are named element_pattern_spherical_wave_galileo_*
+(OSKAR's Galileo convention, the same numbers).
+
 Layout of the model:
   root: x/y-labelled files for element type 0 at 100 and 120 MHz (every station inherits)
   station_0: plain station (inherits the root's files)
@@ -56,16 +59,22 @@ def write(path, values, part):
             f.write(" ".join("%.17g" % v for v in row) + "\n")
 
 
+PREFIX = "element_pattern_spherical_wave_"
+
+
 def write_set(folder, pol, etype, mhz, te, tm):
     for mode, vals in (("te", te), ("tm", tm)):
         for part, attr in (("re", "real"), ("im", "imag")):
-            name = "element_pattern_spherical_wave_%s%s_%s_%d_%d.txt" % (
+            name = PREFIX + "%s%s_%s_%d_%d.txt" % (
                 pol + "_" if pol else "", mode, part, etype, mhz)
             write(os.path.join(folder, name), vals, attr)
 
 
 def main():
+    global PREFIX
     out = sys.argv[1] if len(sys.argv) > 1 else "sw.tm"
+    if "--galileo" in sys.argv[2:]:  # the same coefficients in Galileo-convention files
+        PREFIX = "element_pattern_spherical_wave_galileo_"
     rng = random.Random(19)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "position.txt"), "w") as f:
@@ -91,8 +100,7 @@ def main():
     te, tm = coeffs(rng, 30.0)
     write_set(d1, "", 1, 110, te, tm)
     te, _ = coeffs(rng, 0.0)
-    write(os.path.join(out, "station_2", "element_pattern_spherical_wave_x_te_re_0_100.txt"),
-          te, "real")
+    write(os.path.join(out, "station_2", PREFIX + "x_te_re_0_100.txt"), te, "real")
 
 
 if __name__ == "__main__":
