@@ -1,8 +1,8 @@
 // Numerical element patterns: OSKAR's spherical-wave coefficient text files are evaluated
 // (telescope/spherical_wave_files.h, spherical_wave_math.h), also in OSKAR's Galileo
-// convention. FEKO coefficient files (text or HDF5) and HARP files are not: a run that would need them must not silently
-// use the functional pattern instead, so the simulator, the beam pattern and the imager's
-// A-terms refuse it before any work.
+// convention. FEKO coefficient files (text or HDF5) and HARP files are not: a run that would
+// need them must not silently use the functional pattern instead, so the simulator, the beam
+// pattern and the imager's A-terms refuse it before any work.
 #pragma once
 
 #include <string>
