@@ -484,6 +484,13 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   const vis::NoiseParams noise_params{config.noise.seed, config.channel_bandwidth_hz,
                                       config.time_average_sec};
   BlockWriter<T> blocks(writer, checks, context);
+  if (telescope_gains) {
+    const telescope::GainModel& g = *telescope_gains;
+    log_info(context.logger, "Station gain model: " + g.path + " (" + std::to_string(g.num_times) +
+                                 " times x " + std::to_string(g.num_channels) + " channels x " +
+                                 std::to_string(g.num_stations) + " stations" +
+                                 (g.y.empty() ? ", X gains for both feeds)" : ")"));
+  }
   for (const auto& b : plan.blocks) {
     interrupt::throw_if_requested();
     vis::VisBlock<T> block = blocks.next_block(b, meta, stations.count, *backend);
