@@ -56,8 +56,8 @@ GainModel load_gain_model(const std::filesystem::path& file, std::size_t num_sta
   GainModel m;
   m.path = file.string();
   const std::string what =
-      " (OSKAR's gain model: \"freq (Hz)\" of C channels, \"gain_xpol\" and optional "
-      "\"gain_ypol\" complex of dimensions (times, C, stations))";
+      " OSKAR's gain model layout: \"freq (Hz)\" of C channel frequencies, \"gain_xpol\" and "
+      "optional \"gain_ypol\", complex, of dimensions (times, C, stations)";
   for (const char* name : {"freq (Hz)", "gain_xpol"}) {
     if (!f.has_dataset(name))
       throw Error(m.path + ": dataset '" + name + "' is missing; expected" + what);
