@@ -83,6 +83,17 @@ struct UnitScratch {
   const SimChunk* flux_chunk = nullptr;
   std::vector<double> flux_freqs;
   std::vector<sky::StokesColumns> flux_cache;
+  // The TEC screen plane in use (SimStations.tec_screen), converted to T once per plane.
+  int tec_plane = -1;
+  std::vector<T> tec_values;
+  jones::TecPlaneView<T> tec_view;
+  const jones::TecPlaneView<T>& tec_plane_view(const jones::TecScreen& screen, int plane) {
+    if (plane != tec_plane) {
+      tec_view = jones::tec_plane_view<T>(screen, plane, tec_values);
+      tec_plane = plane;
+    }
+    return tec_view;
+  }
 };
 
 // Thrown to the units that wait for a unit that failed.

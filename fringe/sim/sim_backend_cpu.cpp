@@ -206,10 +206,9 @@ class CpuSimBackend final : public SimBackend<T> {
     const jones::TecScreen& screen = *st_.tec_screen;
     const astro::ObservationConfig& o = config_.observation;
     const int plane = screen.plane_index(time_index, o.start_mjd_utc, o.interval_sec());
-    std::vector<T> values;
-    const jones::TecPlaneView<T> view = jones::tec_plane_view<T>(screen, plane, values);
     const SimStationUV uv = in_.ionosphere_station_uv(ws);
-    jones::apply_tec_screen<T>(view, uv.u, uv.v, ws.l, ws.m, freq, ws.jones_scalar);
+    jones::apply_tec_screen<T>(ws.tec_plane_view(screen, plane), uv.u, uv.v, ws.l, ws.m, freq,
+                               ws.jones_scalar);
   }
 
   // Station cable length errors: J -> C J with C = diag(exp(i 2 pi dLx / lambda),

@@ -128,14 +128,12 @@ class CudaSimBackend final : public SimBackend<T> {
 
  private:
   // The ionospheric phase screen Z on the GPU (jones/tec_screen_cuda.h; Scalar mode only).
-  void apply_ionosphere(GpuUnit<T>& gpu, const UnitScratch<T>& ws, double freq, int time_index) {
+  void apply_ionosphere(GpuUnit<T>& gpu, UnitScratch<T>& ws, double freq, int time_index) {
     const jones::TecScreen& screen = *in_.stations.tec_screen;
     const astro::ObservationConfig& o = in_.config.observation;
     const int plane = screen.plane_index(time_index, o.start_mjd_utc, o.interval_sec());
-    std::vector<T> values;
-    const jones::TecPlaneView<T> view = jones::tec_plane_view<T>(screen, plane, values);
     const SimStationUV uv = in_.ionosphere_station_uv(ws);
-    gpu.tec_screen(view, plane, uv.u, uv.v, freq);
+    gpu.tec_screen(ws.tec_plane_view(screen, plane), plane, uv.u, uv.v, freq);
   }
 
   // The noise of the block: its RMS per channel and station (vis/noise.h).
