@@ -90,7 +90,9 @@ Difference compare(const std::string& a_path, const std::string& b_path) {
 }
 
 TEST(Ionosphere, DoubleMatchesOskar) {
-  for (const std::string name : {"iono_double", "iono_double_iso"}) {
+  // iono_double_keys: height 250 km, pixel size 300 m (not CDELT1) and interval 0 (plane t
+  // at time step t) from the keys instead of the file.
+  for (const std::string name : {"iono_double", "iono_double_iso", "iono_double_keys"}) {
     const std::string ours = simulate(load(name + ".ini"), name + ".vis");
     const Difference d = compare<double>(kData + "/oskar_" + name + ".vis", ours);
     EXPECT_GT(d.peak, 1.0) << name;  // 5.3 Jy of sources
@@ -111,6 +113,9 @@ TEST(Ionosphere, WithoutScreenDiffers) {
   const Difference iso =
       compare<double>(kData + "/oskar_iono_double.vis", kData + "/oskar_iono_double_iso.vis");
   EXPECT_GT(iso.relative(), 0.1);
+  const Difference keys =
+      compare<double>(kData + "/oskar_iono_double.vis", kData + "/oskar_iono_double_keys.vis");
+  EXPECT_GT(keys.relative(), 0.1);  // the keys change the result
   std::cout << "no screen vs OSKAR: " << d.relative()
             << ", isoplanatic vs not (OSKAR): " << iso.relative() << "\n";
 }
