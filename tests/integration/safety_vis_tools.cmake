@@ -56,7 +56,7 @@ foreach(v oskar_tiny_double oskar_tiny_single fringe_tiny_double fringe_noncasa_
     set(vt_flags "-p")
   endif()
   add_test(NAME integration.vis_to_ms.metadata_equals_oskar_${v}
-    COMMAND bash -c "set -e; '$<TARGET_FILE:vis_to_ms>' -q ${vt_flags} '${vt_in}' -o '${vt_dir}/meta_${v}.ms'; '$<TARGET_FILE:ms_metadata_compare>' '${vt_dir}/meta_${v}.ms' '${vt_data}/oskar/${v}.ms'")
+    COMMAND bash -c "set -e; '$<TARGET_FILE:vis_to_ms>' -q ${vt_flags} '${vt_in}' -o '${vt_dir}/meta_${v}.ms'; '$<TARGET_FILE:ms_metadata_compare>' '${vt_dir}/meta_${v}.ms' '${FRINGE_VISTOOLS_OSKAR_MS}/${v}.ms'")
   set_tests_properties(integration.vis_to_ms.metadata_equals_oskar_${v} PROPERTIES
     LABELS integration)
 endforeach()

@@ -10,7 +10,13 @@ namespace fringe::vistools::test {
 inline std::string data(const std::string& name) {
   return std::string(FRINGE_SOURCE_DIR) + "/tests/data/vis_tools/" + name;
 }
-inline std::string oskar_ref(const std::string& name) { return data("oskar/" + name); }
+// OSKAR's outputs; its Measurement Sets are unpacked from oskar/oskar_ms.tar.gz into the build
+// tree at configure time (tests/CMakeLists.txt).
+inline std::string oskar_ref(const std::string& name) {
+  const bool ms = name.size() > 3 && name.compare(name.size() - 3, 3, ".ms") == 0;
+  return ms ? std::string(FRINGE_BINARY_DIR) + "/vis_tools_oskar_ms/" + name
+            : data("oskar/" + name);
+}
 // OSKAR-written .vis files of the io_vis tests (tests/unit/io_vis/data).
 inline std::string io_vis_data(const std::string& name) {
   return std::string(FRINGE_SOURCE_DIR) + "/tests/unit/io_vis/data/" + name;
