@@ -462,6 +462,7 @@ void ApertureArrayModel::set_numerical(ElementParams<double>& p, int node, int t
   p.sw_l_max = c->l_max;
   p.sw_common_phi = c->common_phi;
   p.sw_galileo = c->galileo;
+  p.sw_feko = c->feko;
   p.sw_norm = 1.0;
   if (config_.element_pattern.normalise) {
     // OSKAR divides by the root-mean-square of the four components at the zenith (theta held

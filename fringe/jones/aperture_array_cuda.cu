@@ -56,6 +56,7 @@ ElementParams<T> element_cast(const ElementParams<double>& e) {
   r.sw_l_max = e.sw_l_max;
   r.sw_common_phi = e.sw_common_phi;
   r.sw_galileo = e.sw_galileo;
+  r.sw_feko = e.sw_feko;
   r.sw_norm = static_cast<T>(e.sw_norm);
   return r;
 }

@@ -41,6 +41,7 @@
 #include "fringe/core/constants.h"
 #include "fringe/core/hd.h"
 #include "fringe/core/jones.h"
+#include "fringe/jones/spherical_wave_feko_math.h"
 #include "fringe/jones/spherical_wave_math.h"
 
 namespace fringe::jones {
@@ -67,6 +68,7 @@ struct ElementParams {
   int sw_l_max = 0;
   bool sw_common_phi = false;
   bool sw_galileo = false;  // Galileo convention (spherical_wave_math.h)
+  bool sw_feko = false;     // FEKO convention (spherical_wave_feko_math.h)
   T sw_norm = T(1);
 };
 
@@ -143,8 +145,8 @@ FRINGE_HD_INLINE ElementRows<T> aa_element(const ElementParams<T>& p, T e, T n, 
 }
 
 // Polarised element response as a complex matrix: the spherical-wave sum when the params
-// carry coefficients (rows [E_phi, E_theta], OSKAR's order for them; Galileo [E_theta,
-// E_phi]), else aa_element.
+// carry coefficients (rows [E_phi, E_theta], OSKAR's order for them; Galileo and FEKO
+// [E_theta, E_phi]), else aa_element.
 template <typename T>
 FRINGE_HD_INLINE Jones<T> aa_element_jones(const ElementParams<T>& p, T e, T n, T u) {
   using std::atan2;
@@ -157,7 +159,8 @@ FRINGE_HD_INLINE Jones<T> aa_element_jones(const ElementParams<T>& p, T e, T n, 
   const T phi = atan2(n, e);  // from East towards North; 0 at the zenith
   const T phi_x = phi - p.alpha_x;
   const T phi_y = p.sw_common_phi ? phi_x : phi + T(kPi / 2) - p.alpha_y;
-  Jones<T> j = sw_pattern(p.sw, p.sw_l_max, theta, phi_x, phi_y, p.sw_galileo);
+  Jones<T> j = p.sw_feko ? sw_pattern_feko(p.sw, p.sw_l_max, theta, phi_x, phi_y)
+                         : sw_pattern(p.sw, p.sw_l_max, theta, phi_x, phi_y, p.sw_galileo);
   T f = p.sw_norm;
   if (p.taper != TaperKind::None) f *= aa_taper(p, u);
   j = {j.a * f, j.b * f, j.c * f, j.d * f};

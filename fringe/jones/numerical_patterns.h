@@ -1,8 +1,9 @@
 // Numerical element patterns: OSKAR's spherical-wave coefficient text files are evaluated
-// (telescope/spherical_wave_files.h, spherical_wave_math.h), also in OSKAR's Galileo
-// convention. FEKO coefficient files (text or HDF5) and HARP files are not: a run that would
-// need them must not silently use the functional pattern instead, so the simulator, the beam
-// pattern and the imager's A-terms refuse it before any work.
+// (telescope/spherical_wave_files.h, spherical_wave_math.h), also in OSKAR's Galileo and
+// FEKO conventions (FEKO text and HDF5 files: spherical_wave_feko_h5.h,
+// spherical_wave_feko_math.h). HARP files and other element pattern files are not: a run that
+// would need them must not silently use the functional pattern instead, so the simulator, the
+// beam pattern and the imager's A-terms refuse it before any work.
 #pragma once
 
 #include <string>
@@ -35,8 +36,9 @@ inline void check_numerical_patterns(const StationBeamConfig& beam,
                     "library)"
                   : "") +
             "); fringe evaluates OSKAR's spherical-wave coefficient text files "
-            "(element_pattern_spherical_wave_[x|y]_[te|tm]_[re|im]_<type>_<MHz>.txt) instead; "
-            "or set this key to false to use the functional element pattern");
+            "(element_pattern_spherical_wave_[galileo_|feko_][x|y]_[te|tm]_[re|im]_<type>_<MHz>"
+            ".txt) and FEKO HDF5 files (*FEKO*.h5) instead; or set this key to false to use the "
+            "functional element pattern");
   }
 }
 

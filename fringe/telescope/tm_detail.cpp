@@ -78,15 +78,14 @@ void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
                              "gains to the root table");
     } else if (name.find("HARP") != std::string::npos) {
       report.unsupported_file(path, "HARP beam coefficients: not supported");
-    } else if (is_spherical_wave_file(name)) {
-      // Loaded by jones/ when element_pattern/enable_numerical is true (spherical_wave_files.h).
+    } else if (is_spherical_wave_file(name) || is_feko_h5_file(name)) {
+      // Loaded by jones/ when element_pattern/enable_numerical is true (spherical_wave_files.h,
+      // spherical_wave_feko_h5.h): plain, Galileo and FEKO text files and FEKO HDF5 files.
     } else if (name.rfind("element_pattern", 0) == 0) {
       report.unsupported_file(
           path,
-          "element pattern file that fringe does not evaluate (FEKO spherical-wave "
-          "coefficients, or an old fitted pattern): not supported");
-    } else if (name.find("FEKO") != std::string::npos && h5) {
-      report.unsupported_file(path, "FEKO spherical-wave coefficients (HDF5): not supported");
+          "element pattern file that fringe does not evaluate (not a spherical-wave "
+          "coefficient text file, e.g. an old fitted pattern): not supported");
     } else if (h5) {
       report.unsupported_file(path, "HDF5 file: not supported");
     } else if (name == "virtual_antenna_angle.txt") {

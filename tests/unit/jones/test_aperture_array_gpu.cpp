@@ -459,5 +459,32 @@ TEST(ApertureArrayGpu, SphericalWaveElements) {
   }
 }
 
+// FEKO-convention patterns (text files and *FEKO*.h5) on the GPU against the CPU, element by
+// element: the uniform stations of tests/data/oskar-reference/spherical_wave_feko/ (the HDF5
+// model has orders 1..4 with the Y feed padded), two frequencies, with and without
+// normalisation and max_order, double and float.
+TEST(ApertureArrayGpu, SphericalWaveFekoElements) {
+  SKIP_WITHOUT_GPU();
+  const fs::path base =
+      fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" / "oskar-reference" / "spherical_wave_feko";
+  for (const char* model : {"feko_txt.tm", "feko_h5.tm"}) {
+    for (const bool normalise : {false, true}) {
+      for (const double freq : {105e6, 112e6}) {
+        ApertureArrayConfig aa;
+        aa.element_pattern.enable_numerical = true;
+        aa.element_pattern.normalise = normalise;
+        aa.element_pattern.max_order = normalise ? 3 : 0;
+        Case c = make_case(base / model, aa, freq, 803);
+        std::erase_if(c.plans, [](const AaStationPlan& p) {
+          return !p.uniform || !p.element.sw || !p.element.sw_feko;
+        });
+        ASSERT_GE(c.plans.size(), 2u) << model;
+        expect_ok(check_full<double>(c, false), "FEKO spherical wave E double");
+        expect_ok(check_full<float>(c, false), "FEKO spherical wave E float");
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fringe::jones

@@ -156,9 +156,9 @@ TEST(SphericalWaveFiles, EmptyFileIsRefused) {
   EXPECT_HAS(error_of(map), "no coefficient lines");
 }
 
-TEST(SphericalWaveFiles, FekoIsNotASphericalWaveFileGalileoIs) {
+TEST(SphericalWaveFiles, PlainFekoAndGalileoAreSphericalWaveFiles) {
   EXPECT_TRUE(is_spherical_wave_file("element_pattern_spherical_wave_x_te_re_0_100.txt"));
-  EXPECT_FALSE(is_spherical_wave_file("element_pattern_spherical_wave_feko_x_te_re_0_100.txt"));
+  EXPECT_TRUE(is_spherical_wave_file("element_pattern_spherical_wave_feko_x_te_re_0_100.txt"));
   EXPECT_TRUE(is_spherical_wave_file("element_pattern_spherical_wave_galileo_te_re_0_1.txt"));
   EXPECT_FALSE(is_spherical_wave_file("element_pattern_fit_x_0_100.bin"));
 }
