@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numbers>
 #include <string>
 
@@ -69,21 +70,30 @@ astro::Vec3 snap(const std::vector<astro::Vec3>& permitted, const astro::Vec3& b
 }
 
 // Which node instance the time-variable errors are drawn for: the station, the tile of the
-// station (0 for the station level, tile index + 1 below it) and the time step.
+// station (0 for the station level, tile index + 1 below it) and the time step; also the
+// frequency, which picks the channel of a per-element gain table.
 struct InstanceKey {
   std::uint64_t seed = 1;
   std::uint32_t station = 0;
   std::uint32_t tile = 0;
   std::uint32_t time = 0;
+  double freq_hz = 0.0;  // Hz; selects the channel of a per-element gain table
 };
 
-// Beamforming weights of one feed of a node for beam direction b (aperture_array_math.h).
+// Beamforming weights of one feed of a node for beam direction b (aperture_array_math.h), at
+// time step key.time and frequency key.freq_hz (the node's gain table, if any).
 void feed_weights(const AaNode& node, int f, double k0, const astro::Vec3& b,
                   const InstanceKey& key, bool divide_by_n, std::vector<Complex<double>>& w) {
   const AaFeed& d = node.feeds[std::size_t(f)];
   const std::size_t n = node.size();
   w.resize(n);
   const double scale = divide_by_n && n > 0 ? 1.0 / double(n) : 1.0;
+  // OSKAR's per-element gain model: the table's entry for this time (clamped to its last) and
+  // the channel nearest freq_hz multiplies the weight (gain_model.h, docs/station_beams.md).
+  const telescope::GainModel* table = node.gains.get();
+  const std::size_t t_row = table ? table->time_of(int(key.time)) : 0;
+  const std::size_t c_row = table ? table->channel_of(key.freq_hz) : 0;
+  const int table_pol = f == 0 ? 0 : node.gains_pol_y;
   for (std::size_t k = 0; k < n; ++k) {
     double g = d.gain[k], ph = d.phase[k];
     if (d.sigma_gain[k] > 0.0 || d.sigma_phase[k] > 0.0) {
@@ -94,8 +104,11 @@ void feed_weights(const AaNode& node, int f, double k0, const astro::Vec3& b,
       g += d.sigma_gain[k] * z[first];
       ph += d.sigma_phase[k] * z[first + 1];
     }
-    const Complex<double> w0 =
-        d.apodisation[k] * Complex<double>{g * std::cos(ph), g * std::sin(ph)};
+    Complex<double> w0 = d.apodisation[k] * Complex<double>{g * std::cos(ph), g * std::sin(ph)};
+    if (table) {
+      const std::complex<double> gk = table->gain(t_row, c_row, k, table_pol);
+      w0 = w0 * Complex<double>{gk.real(), gk.imag()};
+    }
     w[k] = aa_weight(w0, k0, d.x_meas[k], d.y_meas[k], d.z_meas[k], b.x, b.y, b.z,
                      d.cable_length_m[k]) *
            scale;
@@ -210,7 +223,7 @@ void general_response(const General& g, int i, const InstanceKey& key, const ast
 
 InstanceKey root_key(const ApertureArrayModel& model, const AaStationPlan& plan) {
   return {model.config().array_pattern.time_variable_seed, std::uint32_t(plan.station), 0,
-          std::uint32_t(plan.time_index)};
+          std::uint32_t(plan.time_index), plan.freq_hz};
 }
 
 // Unnormalised beam for one direction through whichever path the plan takes.
@@ -392,6 +405,8 @@ int ApertureArrayModel::add_node(const telescope::StationModel& m,
   }
   node.element_type = m.element_types;
   node.element_type.resize(n, 0);
+  node.gains = m.element_gains;
+  node.gains_pol_y = m.y_feed_files ? 1 : 0;
   for (const auto& pb : m.permitted_beams) {
     const double ce = std::cos(pb.elevation);
     node.permitted_enu.push_back(

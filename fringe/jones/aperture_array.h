@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "fringe/core/jones.h"
 #include "fringe/jones/aperture_array_math.h"
 #include "fringe/jones/station_beam_config.h"
+#include "fringe/telescope/gain_model.h"
 #include "fringe/telescope/spherical_wave_files.h"
 
 namespace fringe::telescope {
@@ -56,6 +58,12 @@ struct AaNode {
   bool same_feed_positions = true;         // X and Y true positions are equal
   bool has_time_errors = false;            // any sigma_gain or sigma_phase > 0 (at this level)
   std::vector<astro::Vec3> permitted_enu;  // permitted beam directions (ENU); empty: any
+  // The folder's gain_model.h5 (per element, time, channel; null: none): multiplies the
+  // beamforming weights. The X weights take its X gains; the Y weights its Y gains when the
+  // folder has Y-specific beamforming files (gains_pol_y 1), else its X gains (OSKAR forms both
+  // feeds' beams from the X weights then).
+  std::shared_ptr<const telescope::GainModel> gains;
+  int gains_pol_y = 0;
   std::size_t size() const { return feeds[0].x_true.size(); }
   bool is_leaf() const { return child.empty(); }
 };

@@ -1,9 +1,12 @@
 // Station and tile folders of a .tm directory (see tm_loader.h for the rules).
 #include <cctype>
 #include <complex>
+#include <memory>
+#include <string>
 #include <utility>
 
 #include "fringe/core/error.h"
+#include "fringe/telescope/gain_model.h"
 #include "fringe/telescope/text_table.h"
 #include "fringe/telescope/tm_detail.h"
 #include "fringe/telescope/tm_loader.h"
@@ -131,6 +134,28 @@ std::vector<PermittedBeam> read_permitted_beams(const fs::path& file) {
   return out;
 }
 
+// The gain_model.h5 of a station or tile folder: the root table's layout (gain_model.h) with
+// one entry per element (OSKAR does not check; it leaves elements beyond the table at weight 0
+// and ignores entries beyond the elements, fringe refuses both).
+GainModel load_element_gain_model(const fs::path& file, std::size_t num_elements,
+                                  const std::string& size_source) {
+  GainModel g = load_gain_model(file, 0);
+  if (g.num_stations != num_elements)
+    throw Error(g.path + ": dataset 'gain_xpol' has dimensions (" + std::to_string(g.num_times) +
+                ", " + std::to_string(g.num_channels) + ", " + std::to_string(g.num_stations) +
+                "); expected (times, channels, " + std::to_string(num_elements) +
+                "): one gain per element of " + size_source + " in the third dimension");
+  return g;
+}
+
+// Path of the first gain_model.h5 in a tile's folder or below it; "" when none.
+std::string first_element_gain_file(const StationModel& m) {
+  if (m.element_gains) return m.element_gains->path;
+  for (const auto& t : m.tiles)
+    if (const std::string g = first_element_gain_file(t); !g.empty()) return g;
+  return "";
+}
+
 }  // namespace
 
 StationModel load_station_folder(const fs::path& dir, int depth, const Report& report,
@@ -224,6 +249,12 @@ StationModel load_station_folder(const fs::path& dir, int depth, const Report& r
                      {{"feed_angle.txt"}, {"feed_angle_x.txt"}, {"feed_angle_y.txt"}}, true,
                      size_source, read_feed_angle);
 
+  m.y_feed_files = fy || first_existing(dir, {"gain_phase_y.txt", "cable_length_error_y.txt",
+                                              "apodisation_y.txt", "apodization_y.txt"});
+  if (has_file(dir, "gain_model.h5"))
+    m.element_gains = std::make_shared<const GainModel>(
+        load_element_gain_model(dir / "gain_model.h5", n, size_source));
+
   if (has_file(dir, "element_types.txt")) {
     const fs::path f = dir / "element_types.txt";
     std::vector<long> lines;
@@ -265,6 +296,13 @@ StationModel load_station_folder(const fs::path& dir, int depth, const Report& r
     for (std::size_t i = 0; i < n; ++i) {
       m.tiles.push_back(load_station_folder(dir / subdirs[i], depth + 1, report, descent));
       m.tile_index.push_back(static_cast<int>(i));
+      if (const std::string g = first_element_gain_file(m.tiles.back()); !g.empty())
+        throw Error::in_file(
+            g, 0,
+            "a per-element gain model in one of several tile folders is not supported: OSKAR "
+            "2.13 ignores gain tables when it decides whether a station's tiles are identical, "
+            "so it may apply the first tile's gains to every tile; put gain_model.h5 in a tile "
+            "folder shared by all elements (the only tile folder) or in the station folder");
     }
   }
   return m;

@@ -9,10 +9,12 @@
 #include <array>
 #include <complex>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "fringe/astro/geodesy.h"
+#include "fringe/telescope/gain_model.h"
 
 namespace fringe::telescope {
 
@@ -71,6 +73,15 @@ struct StationModel {
   // (tiles.size() == 1); otherwise there is one tile folder per element. Empty for a leaf.
   std::vector<StationModel> tiles;
   std::vector<int> tile_index;
+
+  // gain_model.h5 in this folder: complex gains per (time, channel, element) that multiply the
+  // elements' beamforming weights (docs/station_beams.md, "Per-element gain model"); null when
+  // absent. The table's third dimension equals num_elements() (checked by the loader).
+  std::shared_ptr<const GainModel> element_gains;
+  // True when the folder has a Y-specific layout, gain_phase, cable_length_error or apodisation
+  // file. OSKAR then forms the Y beam with the Y weights (and the table's "gain_ypol");
+  // otherwise the X weights, gains included, serve both feeds.
+  bool y_feed_files = false;
 
   // Noise RMS per noise frequency (rms.txt, inherited from the root); Jy. Top level only.
   std::vector<double> noise_rms_jy;

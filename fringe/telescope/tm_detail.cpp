@@ -61,21 +61,13 @@ std::string list_names(const std::vector<std::string>& names, std::size_t max_sh
   return s;
 }
 
-void scan_unsupported(const fs::path& dir, int depth, const Report& report) {
+void scan_unsupported(const fs::path& dir, int /*depth*/, const Report& report) {
   for (const auto& name : sorted_files(dir)) {
     const fs::path path = dir / name;
     const bool h5 = name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0;
     if (name == "gain_model.h5") {
-      // At the root: the station gain table, loaded by tm_loader.cpp (gain_model.h). In a
-      // station folder OSKAR multiplies the element weights by it; fringe does not, so the
-      // run is refused rather than differ from OSKAR.
-      if (depth > 0)
-        throw Error::in_file(path.string(), 0,
-                             "a per-element gain model (gain_model.h5 in a station folder) is "
-                             "not supported by fringe (OSKAR multiplies the station's element "
-                             "weights by it); only gain_model.h5 at the telescope model's root "
-                             "(per-station gains) is applied; remove the file or move the "
-                             "gains to the root table");
+      // At the root: the station gain table, loaded by tm_loader.cpp; in a station or tile
+      // folder: the per-element gains, loaded by station_loader.cpp (gain_model.h).
     } else if (name.find("HARP") != std::string::npos) {
       report.unsupported_file(path, "HARP beam coefficients: not supported");
     } else if (is_spherical_wave_file(name) || is_feko_h5_file(name)) {

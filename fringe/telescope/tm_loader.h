@@ -13,8 +13,9 @@
 //    or one per element), loaded recursively.
 //  - noise: noise_frequencies.txt at the root, rms.txt at the root or per station folder.
 //  - root cable_length_error[_x|_y].txt: one length error per station.
-//  - gain_model.h5 at the root: OSKAR's station gain table (gain_model.h); one in a station
-//    folder (per-element gains) is refused.
+//  - gain_model.h5 at the root: OSKAR's station gain table (gain_model.h); in a station folder
+//    or a shared tile folder: per-element gains (StationModel::element_gains; one in one of
+//    several per-element tile folders is refused).
 // Files fringe does not load (HARP/FEKO coefficients, numerical element patterns other than
 // spherical-wave text files, virtual_antenna_angle.txt, which OSKAR 2.13 ignores too) are
 // listed in TelescopeModel::unsupported_files and reported as warnings. Malformed input

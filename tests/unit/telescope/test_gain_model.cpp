@@ -1,7 +1,7 @@
 // OSKAR's gain_model.h5 (telescope/gain_model.h): reading a valid table (values stated by
 // formula in tests/data/hdf5/make_files.py), OSKAR's channel and time selection, and a clear
 // error naming the file and the dataset for each malformed table; a per-element table in a
-// station folder is refused.
+// station folder of the wrong shape is refused (per-element tables: test_element_gain_model.cpp).
 #include "fringe/telescope/gain_model.h"
 
 #include <gtest/gtest.h>
@@ -98,7 +98,7 @@ fs::path make_model(const std::string& name) {
   return dir;
 }
 
-TEST(GainModel, LoaderReadsRootTableAndRefusesStationTable) {
+TEST(GainModel, LoaderReadsRootTableAndChecksStationTableShape) {
   const fs::path dir = make_model("fringe_gain_model_tm");
   EXPECT_FALSE(fringe::telescope::load_telescope_model(dir).gain_model.has_value());
   fs::copy_file(data("gain_valid.h5"), dir / "gain_model.h5");
@@ -106,11 +106,12 @@ TEST(GainModel, LoaderReadsRootTableAndRefusesStationTable) {
   ASSERT_TRUE(tel.gain_model.has_value());
   EXPECT_EQ(tel.gain_model->num_stations, 4u);
   EXPECT_TRUE(tel.unsupported_files.empty());
-  // Per-element gains in a station folder: OSKAR weights the elements; fringe refuses.
+  // Per-element gains in a station folder weight its elements: a table of 4 entries for the
+  // station's 2 elements is refused, naming the file and the expected shape.
   fs::copy_file(data("gain_valid.h5"), dir / "station" / "gain_model.h5");
   const std::string m = error_of([&] { fringe::telescope::load_telescope_model(dir); });
   EXPECT_NE(m.find((dir / "station" / "gain_model.h5").string()), std::string::npos) << m;
-  EXPECT_NE(m.find("per-element gain model"), std::string::npos) << m;
+  EXPECT_NE(m.find("expected (times, channels, 2)"), std::string::npos) << m;
   fs::remove_all(dir);
 }
 
