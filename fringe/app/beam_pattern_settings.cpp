@@ -190,11 +190,7 @@ BeamPatternConfig beam_pattern_config(const Settings& s) {
   c.telescope_directory = t.input_directory;
   c.pol_mode = t.pol_mode == "Scalar" ? PolarisationMode::Scalar : PolarisationMode::Full;
   c.beam = station_beam_config(s);
-  if (ionosphere_config(s).enable) {  // docs/ionosphere.md: sim_interferometer only, for now
-    throw Error::in_setting("telescope/ionosphere_screen_type", "External",
-                            "the TEC screen is supported by sim_interferometer only, not yet in "
-                            "beam patterns");
-  }
+  c.ionosphere = ionosphere_config(s);  // docs/ionosphere.md, "Beam patterns"
   c.element_errors = element_error_config(s);
 
   c.all_stations = s.get_bool(kBp + "all_stations");

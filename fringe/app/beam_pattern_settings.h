@@ -16,8 +16,8 @@
 //     allow_station_beam_duplication      -> beam (station_beam_config, simulation_settings.h)
 //   telescope/aperture_array/array_pattern/element/... -> element_errors (deg -> rad;
 //                                            element_error_config, simulation_settings.h)
-//   telescope/ionosphere_screen_type, external_tec_screen/..., isoplanatic_screen: only the
-//     defaults are accepted (the schema marks the others unsupported)
+//   telescope/ionosphere_screen_type, external_tec_screen/..., isoplanatic_screen
+//                                         -> ionosphere (ionosphere_config, settings_to_config.h)
 //   beam_pattern/all_stations, station_ids -> all_stations, station_ids
 //   beam_pattern/coordinate_frame         -> frame;  coordinate_type -> coordinates
 //   beam_pattern/beam_image/size          -> image.width, image.height (one value: square)

@@ -17,6 +17,13 @@ const FieldKeys& beam_pattern_field_keys() {
                     {"BeamPatternConfig.pointing_file", "observation/pointing_file"},
                     {"StationBeamConfig.normalise_at_phase_centre",
                      "telescope/normalise_beams_at_phase_centre"},
+                    {"IonosphereConfig.enable", "telescope/ionosphere_screen_type"},
+                    {"IonosphereConfig.fits_file", "telescope/external_tec_screen/input_fits_file"},
+                    {"IonosphereConfig.height_m", "telescope/external_tec_screen/screen_height_km"},
+                    {"IonosphereConfig.pixel_size_m",
+                     "telescope/external_tec_screen/screen_pixel_size_m"},
+                    {"IonosphereConfig.time_interval_sec",
+                     "telescope/external_tec_screen/screen_time_interval_sec"},
                 },
                 observation_field_keys()),
             station_beam_field_keys());

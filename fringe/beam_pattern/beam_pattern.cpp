@@ -29,6 +29,8 @@
 #include "fringe/beam_pattern/beam_pattern_products.h"
 #include "fringe/jones/pointing_file.h"
 #include "fringe/jones/station_jones.h"
+#include "fringe/jones/tec_screen.h"
+#include "fringe/jones/tec_screen_geometry.h"
 #include "fringe/telescope/element_errors.h"
 #include "fringe/telescope/tm_loader.h"
 
@@ -65,6 +67,8 @@ struct StationSet {
   std::vector<astro::Geodetic> sites;                       // per selected station
   std::optional<jones::ApertureArrayModel> aperture_array;  // Aperture array stations
   std::optional<jones::PointingOverrides> pointing;         // config.pointing_file
+  std::optional<jones::TecScreen> tec_screen;               // config.ionosphere
+  jones::TecStations tec_stations;  // the selected stations under the screen
   int gpu = -1;  // CUDA device for aperture-array beams in the Equatorial frame (-1: CPU)
 };
 
@@ -207,7 +211,7 @@ class Runner {
     if (vidx_.empty()) return;
     const bool same_time = have_e_ && t == e_time_;
     if (same_time && !jones::depends_on_frequency(c_.beam) &&
-        c_.beam.station_type != jones::StationType::ApertureArray) {
+        c_.beam.station_type != jones::StationType::ApertureArray && !stations_.tec_screen) {
       return;  // the beam does not change with frequency: reuse
     }
     Timed timed(ctx_.timers, "station beams");
@@ -235,6 +239,7 @@ class Runner {
       sbuf_.resize(nst_ * nv);
       below = jones::evaluate_station_jones_scalar<T>(c_.beam, in, sbuf_, nullptr);
     }
+    if (stations_.tec_screen) apply_ionosphere(t, gast, in.freq_hz);
     below_ = std::max(below_, below);
     mask_.resize(nv);
     for (std::size_t s = 0; s < nst_; ++s) {
@@ -254,6 +259,34 @@ class Runner {
     }
     have_e_ = true;
     e_time_ = t;
+  }
+
+  // The TEC screen Z at the valid pixels (docs/ionosphere.md, "Beam patterns"): J -> J Z on
+  // the host after the beams (from the CPU or the GPU), at OSKAR's plane of time index t.
+  void apply_ionosphere(int t, double gast, double freq_hz) {
+    const ObservationConfig& o = c_.observation;
+    const jones::TecScreen& screen = *stations_.tec_screen;
+    const int plane = screen.plane_index(t, o.start_mjd_utc, o.interval_sec());
+    if (plane != tec_plane_) {
+      tec_view_ = jones::tec_plane_view<T>(screen, plane, tec_values_);
+      tec_plane_ = plane;
+    }
+    jones::TecPointsInput in;
+    in.frame = o.mode == ObservationMode::DriftScan ? jones::TecFrame::Horizon
+                                                    : jones::TecFrame::PhaseCentre;
+    in.gast_rad = gast;
+    in.ra0 = o.phase_centre_ra;
+    in.dec0 = o.phase_centre_dec;
+    in.lon = vlon_;
+    in.lat = vlat_;
+    in.points_azel = !equatorial_;
+    jones::tec_geometry(stations_.tec_stations, in, tec_geometry_);
+    const jones::TecPoints points = tec_geometry_.points();
+    if (full_) {
+      jones::apply_tec_screen<T>(tec_view_, points, freq_hz, std::span<Jones<T>>(jbuf_));
+    } else {
+      jones::apply_tec_screen<T>(tec_view_, points, freq_hz, std::span<Complex<T>>(sbuf_));
+    }
   }
 
   // Aperture-array beams of uniform stations on the run's GPU (aperture_array_cuda.h); false
@@ -433,6 +466,11 @@ class Runner {
   std::vector<std::uint8_t> valid_, mask_;
   std::vector<Jones<T>> jbuf_;
   std::vector<Complex<T>> sbuf_;
+  // The TEC screen plane in use (tec_plane_: its index, -1 none) and the pierce points.
+  int tec_plane_ = -1;
+  std::vector<T> tec_values_;
+  jones::TecPlaneView<T> tec_view_;
+  jones::TecGeometry tec_geometry_;
   std::vector<Jones<double>> e_;  // [station slot][pixel of the chunk]
   bool have_e_ = false;
   int e_time_ = -1;
@@ -530,6 +568,29 @@ BeamPatternResult run_beam_pattern(const BeamPatternConfig& config,
     stations.pointing = jones::load_pointing_file(config.pointing_file, telescope);
   }
   stations.gpu = select_gpu(config, context.logger);
+  if (stations.gpu >= 0 && stations.aperture_array) {
+    // Stations the GPU back end cannot take: the CPU evaluates the beams (docs/station_beams.md).
+    const std::vector<std::size_t> general = stations.aperture_array->general_stations();
+    const bool selected = std::any_of(general.begin(), general.end(), [&](std::size_t p) {
+      return std::find(result.station_ids.begin(), result.station_ids.end(), p) !=
+             result.station_ids.end();
+    });
+    if (selected) log_info(context.logger, stations.aperture_array->general_stations_note());
+  }
+  if (config.ionosphere.enable) {
+    // OSKAR gives every station station 0's position with allow_station_beam_duplication.
+    std::vector<astro::Geodetic> sites;
+    std::vector<astro::Vec3> offsets;
+    for (std::size_t id : result.station_ids) {
+      const std::size_t k = config.beam.allow_station_beam_duplication ? 0 : id;
+      sites.push_back(telescope.stations[k].geodetic);
+      offsets.push_back(telescope.stations[k].true_offset_ecef);
+    }
+    stations.tec_screen.emplace(config.ionosphere);
+    stations.tec_stations =
+        jones::tec_stations(sites, offsets, false, config.pol_mode == PolarisationMode::Full,
+                            config.observation.start_mjd_utc);
+  }
 
   BeamGrid grid;
   {

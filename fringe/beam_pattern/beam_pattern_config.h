@@ -13,6 +13,7 @@
 #include "fringe/core/precision.h"
 #include "fringe/jones/polarisation_mode.h"
 #include "fringe/jones/station_beam_config.h"
+#include "fringe/jones/tec_screen.h"
 #include "fringe/telescope/element_errors.h"
 
 namespace fringe::beam_pattern {
@@ -76,6 +77,8 @@ struct BeamPatternConfig {
   PolarisationMode pol_mode = PolarisationMode::Full;
   jones::StationBeamConfig beam;
   telescope::ElementErrorConfig element_errors;
+  // The External TEC screen (docs/ionosphere.md, "Beam patterns"): Z after each station beam.
+  jones::IonosphereConfig ionosphere;
 
   bool all_stations = false;
   std::vector<std::size_t> station_ids{0};  // when !all_stations; distinct

@@ -150,26 +150,40 @@ TecPlaneView<T> tec_plane_view(const TecScreen& screen, int plane, std::vector<T
 }
 
 template <typename T>
-void apply_tec_screen(const TecPlaneView<T>& plane, std::span<const double> u,
-                      std::span<const double> v, std::span<const double> l,
-                      std::span<const double> m, double freq_hz, std::span<Complex<T>> jones) {
-  const std::size_t np = u.size(), ns = l.size();
+void apply_tec_screen(const TecPlaneView<T>& plane, const TecPoints& g, double freq_hz,
+                      std::span<Complex<T>> jones) {
   const T inv_freq = T(1.0 / freq_hz);
-  for (std::size_t p = 0; p < np; ++p) {
-    for (std::size_t s = 0; s < ns; ++s) {
-      const T tec = tec_at_pierce_point<T>(plane, T(u[p]), T(v[p]), T(l[s]), T(m[s]));
-      jones[p * ns + s] *= tec_phase_factor<T>(tec, inv_freq);
+  for (std::size_t p = 0; p < g.num_stations; ++p) {
+    for (std::size_t i = 0; i < g.num_points; ++i) {
+      const T tec = tec_of_point<T>(plane, g, p, i);
+      jones[p * g.num_points + i] *= tec_phase_factor<T>(tec, inv_freq);
+    }
+  }
+}
+
+template <typename T>
+void apply_tec_screen(const TecPlaneView<T>& plane, const TecPoints& g, double freq_hz,
+                      std::span<Jones<T>> jones) {
+  if (g.b_los == nullptr) throw Error("apply_tec_screen: Full mode needs the field (b_los)");
+  const T inv_freq = T(1.0 / freq_hz);
+  for (std::size_t p = 0; p < g.num_stations; ++p) {
+    for (std::size_t i = 0; i < g.num_points; ++i) {
+      const std::size_t k = p * g.num_points + i;
+      const T tec = tec_of_point<T>(plane, g, p, i);
+      jones[k] = jones[k] * tec_faraday_jones<T>(tec, inv_freq, T(g.b_los[k]));
     }
   }
 }
 
 template TecPlaneView<float> tec_plane_view(const TecScreen&, int, std::vector<float>&);
 template TecPlaneView<double> tec_plane_view(const TecScreen&, int, std::vector<double>&);
-template void apply_tec_screen(const TecPlaneView<float>&, std::span<const double>,
-                               std::span<const double>, std::span<const double>,
-                               std::span<const double>, double, std::span<Complex<float>>);
-template void apply_tec_screen(const TecPlaneView<double>&, std::span<const double>,
-                               std::span<const double>, std::span<const double>,
-                               std::span<const double>, double, std::span<Complex<double>>);
+template void apply_tec_screen(const TecPlaneView<float>&, const TecPoints&, double,
+                               std::span<Complex<float>>);
+template void apply_tec_screen(const TecPlaneView<double>&, const TecPoints&, double,
+                               std::span<Complex<double>>);
+template void apply_tec_screen(const TecPlaneView<float>&, const TecPoints&, double,
+                               std::span<Jones<float>>);
+template void apply_tec_screen(const TecPlaneView<double>&, const TecPoints&, double,
+                               std::span<Jones<double>>);
 
 }  // namespace fringe::jones

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fringe/core/complex.h"
+#include "fringe/core/jones.h"
 #include "fringe/jones/tec_screen_math.h"
 
 namespace fringe::jones {
@@ -58,11 +59,15 @@ class TecScreen {
 template <typename T>
 TecPlaneView<T> tec_plane_view(const TecScreen& screen, int plane, std::vector<T>& values);
 
-// jones[p * ns + s] *= Z(p, s) for stations p < u.size() with (u, v) in m and sources s < ns
-// with direction cosines (l, m) about the phase centre, at frequency freq_hz.
+// jones[p * n + i] = jones[p * n + i] Z(p, i) for the stations p and points i of `points`
+// (n = points.num_points; tec_screen_geometry.h fills them) at frequency freq_hz. Scalar: the
+// phase (points.b_los is not read); Full: the phase times the Faraday rotation (b_los must be
+// set), multiplied from the right (E Z, OSKAR's order).
 template <typename T>
-void apply_tec_screen(const TecPlaneView<T>& plane, std::span<const double> u,
-                      std::span<const double> v, std::span<const double> l,
-                      std::span<const double> m, double freq_hz, std::span<Complex<T>> jones);
+void apply_tec_screen(const TecPlaneView<T>& plane, const TecPoints& points, double freq_hz,
+                      std::span<Complex<T>> jones);
+template <typename T>
+void apply_tec_screen(const TecPlaneView<T>& plane, const TecPoints& points, double freq_hz,
+                      std::span<Jones<T>> jones);
 
 }  // namespace fringe::jones

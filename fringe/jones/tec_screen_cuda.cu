@@ -1,4 +1,4 @@
-// Kernel of tec_screen_cuda.h: one thread per (station, source), grid-stride.
+// Kernels of tec_screen_cuda.h: one thread per (station, point), grid-stride.
 #include "fringe/core/cuda_check.h"
 #include "fringe/jones/tec_screen_cuda.h"
 
@@ -13,36 +13,56 @@ unsigned blocks_for(std::size_t n) {
 }
 
 template <typename T>
-__global__ void tec_screen_kernel(TecPlaneView<T> plane, std::size_t num_stations, const double* u,
-                                  const double* v, std::size_t ns, const double* l, const double* m,
-                                  T inv_freq_hz, Complex<T>* jones) {
-  const std::size_t total = num_stations * ns;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    const std::size_t p = i / ns, s = i % ns;
-    const T tec = tec_at_pierce_point<T>(plane, T(u[p]), T(v[p]), T(l[s]), T(m[s]));
-    jones[i] *= tec_phase_factor<T>(tec, inv_freq_hz);
+__global__ void tec_screen_kernel(TecPlaneView<T> plane, TecPoints g, T inv_freq_hz,
+                                  Complex<T>* jones) {
+  const std::size_t total = g.num_stations * g.num_points;
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < total;
+       k += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t p = k / g.num_points, i = k % g.num_points;
+    jones[k] *= tec_phase_factor<T>(tec_of_point<T>(plane, g, p, i), inv_freq_hz);
+  }
+}
+
+template <typename T>
+__global__ void tec_screen_full_kernel(TecPlaneView<T> plane, TecPoints g, T inv_freq_hz,
+                                       Jones<T>* jones) {
+  const std::size_t total = g.num_stations * g.num_points;
+  for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < total;
+       k += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t p = k / g.num_points, i = k % g.num_points;
+    const T tec = tec_of_point<T>(plane, g, p, i);
+    jones[k] = jones[k] * tec_faraday_jones<T>(tec, inv_freq_hz, T(g.b_los[k]));
   }
 }
 
 }  // namespace
 
 template <typename T>
-void apply_tec_screen_cuda(const TecPlaneView<T>& plane, std::size_t num_stations, const double* u,
-                           const double* v, std::size_t ns, const double* l, const double* m,
-                           T inv_freq_hz, Complex<T>* jones, CUstream_st* stream) {
-  const std::size_t n = num_stations * ns;
+void apply_tec_screen_cuda(const TecPlaneView<T>& plane, const TecPoints& points, T inv_freq_hz,
+                           Complex<T>* jones, CUstream_st* stream) {
+  const std::size_t n = points.num_stations * points.num_points;
   if (n == 0) return;
-  tec_screen_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(plane, num_stations, u, v, ns, l, m,
-                                                               inv_freq_hz, jones);
+  tec_screen_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(plane, points, inv_freq_hz, jones);
   FRINGE_CUDA_CHECK_KERNEL("tec_screen_kernel");
 }
 
-template void apply_tec_screen_cuda<float>(const TecPlaneView<float>&, std::size_t, const double*,
-                                           const double*, std::size_t, const double*, const double*,
-                                           float, Complex<float>*, CUstream_st*);
-template void apply_tec_screen_cuda<double>(const TecPlaneView<double>&, std::size_t, const double*,
-                                            const double*, std::size_t, const double*,
-                                            const double*, double, Complex<double>*, CUstream_st*);
+template <typename T>
+void apply_tec_screen_cuda(const TecPlaneView<T>& plane, const TecPoints& points, T inv_freq_hz,
+                           Jones<T>* jones, CUstream_st* stream) {
+  const std::size_t n = points.num_stations * points.num_points;
+  if (n == 0) return;
+  tec_screen_full_kernel<T>
+      <<<blocks_for(n), kThreads, 0, stream>>>(plane, points, inv_freq_hz, jones);
+  FRINGE_CUDA_CHECK_KERNEL("tec_screen_full_kernel");
+}
+
+template void apply_tec_screen_cuda<float>(const TecPlaneView<float>&, const TecPoints&, float,
+                                           Complex<float>*, CUstream_st*);
+template void apply_tec_screen_cuda<double>(const TecPlaneView<double>&, const TecPoints&, double,
+                                            Complex<double>*, CUstream_st*);
+template void apply_tec_screen_cuda<float>(const TecPlaneView<float>&, const TecPoints&, float,
+                                           Jones<float>*, CUstream_st*);
+template void apply_tec_screen_cuda<double>(const TecPlaneView<double>&, const TecPoints&, double,
+                                            Jones<double>*, CUstream_st*);
 
 }  // namespace fringe::jones

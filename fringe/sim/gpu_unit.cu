@@ -152,7 +152,7 @@ struct GpuUnit<T>::Impl {
   // The TEC screen plane on the device (its plane index; -1: none yet), station (u, v).
   GpuBuffer<T> tec_plane;
   int tec_plane_id = -1;
-  GpuBuffer<double> tec_u, tec_v;
+  GpuBuffer<double> tec_u, tec_v, tec_l, tec_m, tec_b;
 
   // This GPU's copy of the block and the reduction's receive buffer.
   int num_times = 0, num_channels = 0;
@@ -366,10 +366,10 @@ std::span<const double> GpuUnit<T>::kept_dec() const {
 
 template <typename T>
 void GpuUnit<T>::tec_screen(const jones::TecPlaneView<T>& plane, int plane_id,
-                            std::span<const double> u, std::span<const double> v, double freq_hz) {
+                            const jones::TecGeometry& geometry, double freq_hz) {
   Impl& d = *impl_;
   DeviceScope scope(d.device);
-  if (d.ns == 0 || d.full) return;
+  if (d.ns == 0) return;
   const std::size_t pixels = std::size_t(plane.nx) * std::size_t(plane.ny);
   if (plane_id != d.tec_plane_id) {
     d.tec_plane.upload(plane.tec, pixels, d.stream);
@@ -377,11 +377,26 @@ void GpuUnit<T>::tec_screen(const jones::TecPlaneView<T>& plane, int plane_id,
   }
   jones::TecPlaneView<T> dev = plane;
   dev.tec = d.tec_plane.data();
-  d.tec_u.upload(u.data(), u.size(), d.stream);
-  d.tec_v.upload(v.data(), v.size(), d.stream);
-  jones::apply_tec_screen_cuda<T>(dev, u.size(), d.tec_u.data(), d.tec_v.data(), d.ns, d.kl.data(),
-                                  d.km.data(), T(1.0 / freq_hz), d.jones_scalar.data(), d.stream);
-  FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // the host arrays are freed at return
+  jones::TecPoints points = geometry.points();
+  d.tec_u.upload(geometry.u.data(), geometry.u.size(), d.stream);
+  d.tec_v.upload(geometry.v.data(), geometry.v.size(), d.stream);
+  d.tec_l.upload(geometry.l.data(), geometry.l.size(), d.stream);
+  d.tec_m.upload(geometry.m.data(), geometry.m.size(), d.stream);
+  points.u = d.tec_u.data();
+  points.v = d.tec_v.data();
+  points.l = d.tec_l.data();
+  points.m = d.tec_m.data();
+  if (!geometry.b_los.empty()) {
+    d.tec_b.upload(geometry.b_los.data(), geometry.b_los.size(), d.stream);
+    points.b_los = d.tec_b.data();
+  }
+  const T inv_freq = T(1.0 / freq_hz);
+  if (d.full) {
+    jones::apply_tec_screen_cuda<T>(dev, points, inv_freq, d.jones_full.data(), d.stream);
+  } else {
+    jones::apply_tec_screen_cuda<T>(dev, points, inv_freq, d.jones_scalar.data(), d.stream);
+  }
+  FRINGE_CUDA_CHECK(cudaStreamSynchronize(d.stream));  // the host arrays may change at return
 }
 
 template <typename T>

@@ -29,6 +29,7 @@
 #include "fringe/core/precision.h"
 #include "fringe/jones/station_beam_config.h"
 #include "fringe/jones/station_jones.h"
+#include "fringe/jones/tec_screen_geometry.h"
 #include "fringe/jones/tec_screen_math.h"
 #include "fringe/predict/predict.h"
 #include "fringe/sky/sky_model.h"
@@ -102,11 +103,11 @@ class GpuUnit {
   // Station Jones of the kept sources at in.gast_rad / in.freq_hz (in.ra/dec: kept_ra/dec).
   // Returns the number of stations whose beam direction is below their horizon.
   std::size_t jones(const jones::StationJonesInput& in);
-  // Scalar mode, after jones(): the station Jones times the ionospheric screen Z
-  // (jones/tec_screen_cuda.h) of `plane` (host values; uploaded when plane_id changes) for
-  // stations at (u, v) m and the kept sources' (l, m), at freq_hz.
-  void tec_screen(const jones::TecPlaneView<T>& plane, int plane_id, std::span<const double> u,
-                  std::span<const double> v, double freq_hz);
+  // After jones(): the station Jones times the ionospheric screen Z (jones/tec_screen_cuda.h)
+  // of `plane` (host values; uploaded when plane_id changes) at the pierce points of
+  // `geometry` (host arrays for the kept sources, jones/tec_screen_geometry.h), at freq_hz.
+  void tec_screen(const jones::TecPlaneView<T>& plane, int plane_id,
+                  const jones::TecGeometry& geometry, double freq_hz);
   // One channel of time t of the block: `in` gives frequency, bandwidth, time smearing and uv
   // filter (its source and station arrays are not used: the device's are).
   void predict(const predict::PredictInput<T>& in, int t, int c);

@@ -75,20 +75,14 @@ SimStations make_stations(const SimulationConfig& config, const telescope::Teles
     s.pointing = jones::load_pointing_file(config.pointing_file, tel);
   }
   if (config.ionosphere.enable) {
-    // docs/ionosphere.md: OSKAR 2.13 applies a Faraday rotation from the IGRF field model in
-    // Full mode, and pierce points in the station's horizon frame in drift scans; fringe has
-    // neither, so it refuses those runs rather than differ from OSKAR.
-    if (config.pol_mode != PolarisationMode::Scalar) {
-      throw Error::in_field("IonosphereConfig.enable", "External",
-                            "the External TEC screen needs telescope/pol_mode = Scalar: in Full "
-                            "mode OSKAR 2.13 adds Faraday rotation from the IGRF geomagnetic "
-                            "model, which fringe does not implement");
-    }
-    if (config.observation.mode == ObservationMode::DriftScan) {
-      throw Error::in_field("IonosphereConfig.enable", "External",
-                            "the External TEC screen is not supported in drift scans");
-    }
+    // docs/ionosphere.md: the screen in both of OSKAR's frames (tracking, drift scan), with
+    // Faraday rotation from each station's IGRF field in Full mode.
     s.tec_screen.emplace(config.ionosphere);
+    std::vector<astro::Vec3> offsets;
+    for (const auto& st : tel.stations) offsets.push_back(st.true_offset_ecef);
+    s.tec_stations = jones::tec_stations(
+        s.sites, offsets, config.beam.allow_station_beam_duplication,
+        config.pol_mode == PolarisationMode::Full, config.observation.start_mjd_utc);
   }
   return s;
 }
@@ -490,6 +484,12 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
                                  " times x " + std::to_string(g.num_channels) + " channels x " +
                                  std::to_string(g.num_stations) + " stations" +
                                  (g.y.empty() ? ", X gains for both feeds)" : ")"));
+  }
+  if (!gpus.empty() && stations.aperture_array) {
+    // Stations the GPU back end cannot take: every station's Jones is evaluated on the CPU
+    // and uploaded (docs/station_beams.md, docs/simulation.md).
+    const std::string note = stations.aperture_array->general_stations_note();
+    if (!note.empty()) log_info(context.logger, note);
   }
   for (const auto& b : plan.blocks) {
     interrupt::throw_if_requested();

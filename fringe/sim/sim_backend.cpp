@@ -46,13 +46,16 @@ void SimInputs<T>::true_station_uvw(double gast, UnitScratch<T>& ws) const {
 }
 
 template <typename T>
-SimStationUV SimInputs<T>::ionosphere_station_uv(const UnitScratch<T>& ws) const {
-  SimStationUV uv{ws.u, ws.v};
-  if (config.beam.allow_station_beam_duplication && !ws.u.empty()) {
-    uv.u.assign(ws.u.size(), ws.u[0]);
-    uv.v.assign(ws.v.size(), ws.v[0]);
-  }
-  return uv;
+void SimInputs<T>::tec_geometry(double gast, std::span<const double> ra,
+                                std::span<const double> dec, UnitScratch<T>& ws) const {
+  jones::TecPointsInput in;
+  in.frame = drift_scan ? jones::TecFrame::Horizon : jones::TecFrame::PhaseCentre;
+  in.gast_rad = gast;
+  in.ra0 = config.observation.phase_centre_ra;
+  in.dec0 = config.observation.phase_centre_dec;
+  in.lon = ra;
+  in.lat = dec;
+  jones::tec_geometry(stations.tec_stations, in, ws.tec_geometry);
 }
 
 template <typename T>

@@ -27,6 +27,7 @@
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/station_jones.h"
 #include "fringe/jones/tec_screen.h"
+#include "fringe/jones/tec_screen_geometry.h"
 #include "fringe/predict/predict.h"
 #include "fringe/sim/interferometer.h"
 #include "fringe/sim/simulation_config.h"
@@ -60,11 +61,7 @@ struct SimStations {
   std::optional<jones::ApertureArrayModel> aperture_array;  // Aperture array stations
   std::optional<jones::PointingOverrides> pointing;         // SimulationConfig.pointing_file
   std::optional<jones::TecScreen> tec_screen;               // SimulationConfig.ionosphere
-};
-
-// The station (u, v) (m) at which the TEC screen is pierced (SimInputs::ionosphere_station_uv).
-struct SimStationUV {
-  std::vector<double> u, v;
+  jones::TecStations tec_stations;  // the stations under the screen (with tec_screen)
 };
 
 // Host scratch arrays of one worker, reused across its units.
@@ -87,6 +84,7 @@ struct UnitScratch {
   int tec_plane = -1;
   std::vector<T> tec_values;
   jones::TecPlaneView<T> tec_view;
+  jones::TecGeometry tec_geometry;  // the unit's pierce points (SimInputs::tec_geometry)
   const jones::TecPlaneView<T>& tec_plane_view(const jones::TecScreen& screen, int plane) {
     if (plane != tec_plane) {
       tec_view = jones::tec_plane_view<T>(screen, plane, tec_values);
@@ -129,10 +127,11 @@ class SimInputs {
   // sources (ws.ra, ws.dec) at the array centre at gast: their direction cosines about the
   // zenith phase centre, which change with time.
   void drift_directions(double gast, UnitScratch<T>& ws) const;
-  // The stations' (u, v) under the TEC screen: ws.u, ws.v (true_station_uvw of the unit's
-  // time), or station 0's for every station with allow_station_beam_duplication, as OSKAR 2.13
-  // (which then gives every station the first station's position: docs/ionosphere.md).
-  SimStationUV ionosphere_station_uv(const UnitScratch<T>& ws) const;
+  // The TEC screen's pierce points of the stations for sources (ra, dec) at gast, into
+  // ws.tec_geometry (jones/tec_screen_geometry.h): OSKAR's phase-centre frame when tracking,
+  // its horizon frame in a drift scan; the field along each line of sight in Full mode.
+  void tec_geometry(double gast, std::span<const double> ra, std::span<const double> dec,
+                    UnitScratch<T>& ws) const;
   // The predict input of one channel (host arrays of the scratch).
   predict::PredictInput<T> predict_input(const UnitScratch<T>& ws, double gast, double freq) const;
   // The station Jones input of the scratch's sources at (gast, freq).

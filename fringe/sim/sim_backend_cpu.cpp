@@ -197,18 +197,24 @@ class CpuSimBackend final : public SimBackend<T> {
       below = jones::evaluate_station_jones_scalar<T>(config_.beam, jin, ws.jones_scalar, nullptr);
     }
     if (st_.has_cable_errors) apply_cable_errors(ws, freq, full);
-    if (st_.tec_screen) apply_ionosphere(ws, freq, time_index);
+    if (st_.tec_screen) apply_ionosphere(ws, gast, freq, full, time_index);
     in_.record_below(below);
   }
 
-  // The ionospheric phase screen Z (jones/tec_screen.h; Scalar mode only: make_stations).
-  void apply_ionosphere(UnitScratch<T>& ws, double freq, int time_index) const {
+  // The ionospheric screen Z (jones/tec_screen.h): J -> J Z, after the beam (OSKAR's order).
+  void apply_ionosphere(UnitScratch<T>& ws, double gast, double freq, bool full,
+                        int time_index) const {
     const jones::TecScreen& screen = *st_.tec_screen;
     const astro::ObservationConfig& o = config_.observation;
     const int plane = screen.plane_index(time_index, o.start_mjd_utc, o.interval_sec());
-    const SimStationUV uv = in_.ionosphere_station_uv(ws);
-    jones::apply_tec_screen<T>(ws.tec_plane_view(screen, plane), uv.u, uv.v, ws.l, ws.m, freq,
-                               ws.jones_scalar);
+    in_.tec_geometry(gast, ws.ra, ws.dec, ws);
+    const jones::TecPoints points = ws.tec_geometry.points();
+    const jones::TecPlaneView<T>& view = ws.tec_plane_view(screen, plane);
+    if (full) {
+      jones::apply_tec_screen<T>(view, points, freq, std::span<Jones<T>>(ws.jones));
+    } else {
+      jones::apply_tec_screen<T>(view, points, freq, std::span<Complex<T>>(ws.jones_scalar));
+    }
   }
 
   // Station cable length errors: J -> C J with C = diag(exp(i 2 pi dLx / lambda),

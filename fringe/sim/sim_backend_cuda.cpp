@@ -102,7 +102,7 @@ class CudaSimBackend final : public SimBackend<T> {
         jin.ra = gpu.kept_ra();
         jin.dec = gpu.kept_dec();
         in_.record_below(gpu.jones(jin));
-        if (in_.stations.tec_screen) apply_ionosphere(gpu, ws, freq, time_index);
+        if (in_.stations.tec_screen) apply_ionosphere(gpu, ws, gast, freq, time_index);
       }
       corr_timer.resume();
       gpu.predict(in_.predict_input(ws, gast, freq), int(t), c);
@@ -127,13 +127,14 @@ class CudaSimBackend final : public SimBackend<T> {
   }
 
  private:
-  // The ionospheric phase screen Z on the GPU (jones/tec_screen_cuda.h; Scalar mode only).
-  void apply_ionosphere(GpuUnit<T>& gpu, UnitScratch<T>& ws, double freq, int time_index) {
+  // The ionospheric screen Z on the GPU (jones/tec_screen_cuda.h): J -> J Z.
+  void apply_ionosphere(GpuUnit<T>& gpu, UnitScratch<T>& ws, double gast, double freq,
+                        int time_index) {
     const jones::TecScreen& screen = *in_.stations.tec_screen;
     const astro::ObservationConfig& o = in_.config.observation;
     const int plane = screen.plane_index(time_index, o.start_mjd_utc, o.interval_sec());
-    const SimStationUV uv = in_.ionosphere_station_uv(ws);
-    gpu.tec_screen(ws.tec_plane_view(screen, plane), plane, uv.u, uv.v, freq);
+    in_.tec_geometry(gast, gpu.kept_ra(), gpu.kept_dec(), ws);
+    gpu.tec_screen(ws.tec_plane_view(screen, plane), plane, ws.tec_geometry, freq);
   }
 
   // The noise of the block: its RMS per channel and station (vis/noise.h).

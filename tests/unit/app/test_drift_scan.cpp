@@ -12,98 +12,31 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <string>
-#include <vector>
 
-#include "fringe/app/models.h"
 #include "fringe/app/sim_chain.h"
 #include "fringe/io/ms/ms_reader.h"
 #include "fringe/io/vis/vis_file.h"
-#include "fringe/settings/embedded_schemas.h"
-#include "fringe/settings/ini.h"
-#include "fringe/settings/settings.h"
+#include "sim_run_helpers.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using fringe::settings::Schema;
 using fringe::settings::Settings;
+using sim_test::Difference;
 
 const std::string kData = std::string(FRINGE_SOURCE_DIR) + "/tests/data/oskar-drift-scan";
 const fs::path kOut = fs::path(FRINGE_BINARY_DIR) / "drift_scan_test";
 
-Settings load(const std::string& ini) {
-  Settings s(Schema::load(fringe::settings::embedded_schemas(), "sim_interferometer.xml"));
-  fringe::settings::load_ini(s, kData + "/" + ini);
-  s.set("simulator/use_gpus", "false");
-  return s;
-}
+Settings load(const std::string& ini) { return sim_test::load_sim_settings(kData, ini); }
 
-// Runs the simulation of `s` with its .vis file at kOut/vis_name (and an MS at kOut/ms_name
-// when given); returns the .vis path.
 std::string simulate(Settings s, const std::string& vis_name, const std::string& ms_name = "") {
-  fs::create_directories(kOut);
-  const std::string vis = (kOut / vis_name).string();
-  fs::remove(vis);  // an earlier run's output
-  s.set("interferometer/oskar_vis_filename", vis);
-  if (!ms_name.empty()) {
-    fs::remove_all(kOut / ms_name);
-    s.set("interferometer/ms_filename", (kOut / ms_name).string());
-  }
-  std::ostringstream sink;
-  fringe::Logger log(sink);
-  fringe::app::ChainContext context;
-  context.simulation.logger = &log;
-  fringe::app::run_chain(fringe::app::chain_config(s, false, false),
-                         fringe::app::load_sky(s, log, false), fringe::app::load_telescope(s, log),
-                         context);
-  return vis;
+  return sim_test::simulate(std::move(s), kOut, vis_name, ms_name);
 }
-
-struct Difference {
-  double peak = 0.0;      // largest |V| of the first file (Jy)
-  double max_diff = 0.0;  // largest |V_a - V_b| over every cross and auto correlation (Jy)
-  double max_uvw = 0.0;   // largest baseline UVW difference (m)
-  double relative() const { return max_diff / peak; }
-};
 
 template <typename T>
 Difference compare(const std::string& a_path, const std::string& b_path) {
-  const fringe::io::VisFileReader a(a_path), b(b_path);
-  EXPECT_EQ(b.num_blocks(), a.num_blocks());
-  EXPECT_EQ(b.header().num_stations, a.header().num_stations);
-  Difference d;
-  for (int k = 0; k < std::min(a.num_blocks(), b.num_blocks()); ++k) {
-    const auto va = a.read_block<T>(k);
-    const auto vb = b.read_block<T>(k);
-    EXPECT_EQ(vb.num_times(), va.num_times());
-    EXPECT_EQ(vb.num_channels(), va.num_channels());
-    for (int t = 0; t < va.num_times(); ++t) {
-      for (std::size_t bl = 0; bl < va.num_baselines(); ++bl) {
-        for (int i = 0; i < 3; ++i) {
-          d.max_uvw = std::max(d.max_uvw, std::abs(va.uvw(t, bl)[i] - vb.uvw(t, bl)[i]));
-        }
-      }
-      for (int c = 0; c < va.num_channels(); ++c) {
-        for (std::size_t bl = 0; bl < va.num_baselines(); ++bl) {
-          for (int p = 0; p < va.num_pols(); ++p) {
-            const auto x = va.cross(t, c, bl, p), y = vb.cross(t, c, bl, p);
-            d.peak = std::max(d.peak, double(std::hypot(x.re, x.im)));
-            d.max_diff = std::max(d.max_diff, double(std::hypot(x.re - y.re, x.im - y.im)));
-          }
-        }
-        for (int s = 0; s < va.num_stations(); ++s) {
-          for (int p = 0; p < va.num_pols(); ++p) {
-            const auto x = va.autos(t, c, s, p), y = vb.autos(t, c, s, p);
-            d.peak = std::max(d.peak, double(std::hypot(x.re, x.im)));
-            d.max_diff = std::max(d.max_diff, double(std::hypot(x.re - y.re, x.im - y.im)));
-          }
-        }
-      }
-    }
-  }
-  return d;
+  return sim_test::compare_vis<T>(a_path, b_path);
 }
 
 TEST(DriftScan, DoubleMatchesOskar) {

@@ -1,11 +1,15 @@
 // telescope/ionosphere_screen_type = External (the TEC screen Z, docs/ionosphere.md) in the
 // simulator against OSKAR 2.13's own .vis files for the same settings
-// (tests/data/oskar-ionosphere, README.md there gives the commands): 6 isotropic stations over
-// about 5 km, 4 sources within 1.5 deg of the phase centre, 3 times, 2 channels, Scalar mode,
-// a 96 x 96 x 3 Kolmogorov screen (scripts/make-tec-screen) at 300 km, with and without the
-// isoplanatic option. Truth from outside fringe: OSKAR's visibilities. Also: a run without the
-// screen differs from OSKAR's by about the data's size (so the comparison can fail); bad
-// screens and unsupported modes are refused naming the file or the key.
+// (tests/data/oskar-ionosphere, README.md there gives the commands): 6 stations over about
+// 5 km, 4 sources within 1.5 deg of the phase centre, 3 times, 2 channels, a 96 x 96 x 3
+// Kolmogorov screen (scripts/make-tec-screen) at 300 km. Scalar mode with isotropic stations
+// (with and without the isoplanatic option, and the screen keys); Full mode with
+// aperture-array stations, polarised sources and a screen with a mean of 10 TECU (Faraday
+// rotation of several rad at 100 MHz from each station's IGRF field); drift scans (OSKAR's
+// horizon frame) in both modes. Truth from outside fringe: OSKAR's visibilities. Also: a run
+// without the screen, or without the mean TEC that drives the Faraday rotation, differs from
+// OSKAR's by about the data's size (so the comparisons can fail); bad screens are refused
+// naming the file.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,89 +17,44 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "fringe/app/models.h"
-#include "fringe/app/sim_chain.h"
 #include "fringe/core/error.h"
 #include "fringe/io/fits/fits_file.h"
-#include "fringe/io/vis/vis_file.h"
 #include "fringe/jones/tec_screen.h"
-#include "fringe/settings/embedded_schemas.h"
-#include "fringe/settings/ini.h"
-#include "fringe/settings/settings.h"
+#include "sim_run_helpers.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using fringe::settings::Schema;
 using fringe::settings::Settings;
+using sim_test::Difference;
 
 const std::string kData = std::string(FRINGE_SOURCE_DIR) + "/tests/data/oskar-ionosphere";
 const fs::path kOut = fs::path(FRINGE_BINARY_DIR) / "ionosphere_test";
 
-Settings load(const std::string& ini) {
-  Settings s(Schema::load(fringe::settings::embedded_schemas(), "sim_interferometer.xml"));
-  fringe::settings::load_ini(s, kData + "/" + ini);
-  s.set("simulator/use_gpus", "false");
-  return s;
-}
+Settings load(const std::string& ini) { return sim_test::load_sim_settings(kData, ini); }
 
 std::string simulate(Settings s, const std::string& vis_name) {
-  fs::create_directories(kOut);
-  const std::string vis = (kOut / vis_name).string();
-  fs::remove(vis);  // an earlier run's output
-  s.set("interferometer/oskar_vis_filename", vis);
-  std::ostringstream sink;
-  fringe::Logger log(sink);
-  fringe::app::ChainContext context;
-  context.simulation.logger = &log;
-  fringe::app::run_chain(fringe::app::chain_config(s, false, false),
-                         fringe::app::load_sky(s, log, false), fringe::app::load_telescope(s, log),
-                         context);
-  return vis;
+  return sim_test::simulate(std::move(s), kOut, vis_name);
 }
-
-struct Difference {
-  double peak = 0.0;      // largest |V| of the first file (Jy)
-  double max_diff = 0.0;  // largest |V_a - V_b| over every cross and auto correlation (Jy)
-  double relative() const { return max_diff / peak; }
-};
 
 template <typename T>
 Difference compare(const std::string& a_path, const std::string& b_path) {
-  const fringe::io::VisFileReader a(a_path), b(b_path);
-  EXPECT_EQ(b.num_blocks(), a.num_blocks());
-  Difference d;
-  for (int k = 0; k < std::min(a.num_blocks(), b.num_blocks()); ++k) {
-    const auto va = a.read_block<T>(k);
-    const auto vb = b.read_block<T>(k);
-    EXPECT_EQ(vb.num_times(), va.num_times());
-    EXPECT_EQ(vb.num_channels(), va.num_channels());
-    for (int t = 0; t < va.num_times(); ++t) {
-      for (int c = 0; c < va.num_channels(); ++c) {
-        for (std::size_t bl = 0; bl < va.num_baselines(); ++bl) {
-          for (int p = 0; p < va.num_pols(); ++p) {
-            const auto x = va.cross(t, c, bl, p), y = vb.cross(t, c, bl, p);
-            d.peak = std::max(d.peak, double(std::hypot(x.re, x.im)));
-            d.max_diff = std::max(d.max_diff, double(std::hypot(x.re - y.re, x.im - y.im)));
-          }
-        }
-      }
-    }
-  }
-  return d;
+  return sim_test::compare_vis<T>(a_path, b_path);
 }
 
 TEST(Ionosphere, DoubleMatchesOskar) {
   // iono_double_keys: height 250 km, pixel size 300 m (not CDELT1) and interval 0 (plane t
   // at time step t) from the keys instead of the file.
-  for (const std::string name : {"iono_double", "iono_double_iso", "iono_double_keys"}) {
+  // iono_full_*: Full mode with Faraday rotation; iono_drift_*: drift scans (horizon frame).
+  for (const std::string name :
+       {"iono_double", "iono_double_iso", "iono_double_keys", "iono_full_double",
+        "iono_drift_double", "iono_drift_full_double"}) {
     const std::string ours = simulate(load(name + ".ini"), name + ".vis");
     const Difference d = compare<double>(kData + "/oskar_" + name + ".vis", ours);
-    EXPECT_GT(d.peak, 1.0) << name;  // 5.3 Jy of sources
+    EXPECT_GT(d.peak, 0.5) << name;  // 5.3 Jy of sources (less through the dipole beams)
     EXPECT_LT(d.relative(), 1e-6) << name;
     std::cout << name << ": max |fringe - OSKAR| / peak = " << d.relative() << "\n";
   }
@@ -125,13 +84,52 @@ TEST(Ionosphere, WithoutScreenDiffers) {
 // edge (a different pixel would be a large jump): measured 3.1e-4 here (float phases of the
 // screen and of the predict).
 TEST(Ionosphere, SingleMatchesOskar) {
-  for (const std::string name : {"iono_single", "iono_single_iso"}) {
+  for (const std::string name : {"iono_single", "iono_single_iso", "iono_full_single",
+                                 "iono_drift_single", "iono_drift_full_single"}) {
     const std::string ours = simulate(load(name + ".ini"), name + ".vis");
     const Difference d = compare<float>(kData + "/oskar_" + name + ".vis", ours);
-    EXPECT_GT(d.peak, 1.0) << name;
+    EXPECT_GT(d.peak, 0.5) << name;
     EXPECT_LT(d.relative(), 1e-3) << name;
     std::cout << name << ": max |fringe - OSKAR| / peak = " << d.relative() << "\n";
   }
+}
+
+// The screen of iono_full_double without its mean of 10 TECU (the same fluctuations): the
+// scalar phases of the baselines do not change (a common TEC cancels), so what changes is the
+// Faraday rotation, about 7 rad at 100 MHz with the mean and a few hundredths of a rad
+// without. fringe's run on that screen must then differ from OSKAR's run on the full screen by
+// a large fraction of the peak: OSKAR's data hold the Faraday rotation that the comparison
+// above checks.
+TEST(Ionosphere, FaradayRotationIsInOskarsData) {
+  fringe::jones::IonosphereConfig c;
+  c.enable = true;
+  c.fits_file = kData + "/screen_mean10.fits";
+  const fringe::jones::TecScreen screen(c);
+  std::vector<double> values;
+  for (int k = 0; k < screen.nt(); ++k) {
+    for (double x : screen.plane(k)) values.push_back(x - 10.0);  // TECU
+  }
+  fs::create_directories(kOut);
+  const std::string path = (kOut / "screen_no_mean.fits").string();
+  fs::remove(path);
+  {
+    fringe::io::FitsFile f;
+    int status = 0;
+    f.create(path, status);
+    const std::array<long, 3> axes = {screen.nx(), screen.ny(), screen.nt()};
+    f.create_image(fringe::io::FitsPixelType::Float64, axes, status);
+    f.write_pixels(1, values, status);
+    ASSERT_EQ(f.close(), 0);
+    ASSERT_EQ(status, 0);
+  }
+  Settings s = load("iono_full_double.ini");
+  s.set("telescope/external_tec_screen/input_fits_file", path);
+  s.set("telescope/external_tec_screen/screen_pixel_size_m", "250");       // the file's CDELT1
+  s.set("telescope/external_tec_screen/screen_time_interval_sec", "120");  // its CDELT3
+  const std::string ours = simulate(s, "no_mean.vis");
+  const Difference d = compare<double>(kData + "/oskar_iono_full_double.vis", ours);
+  EXPECT_GT(d.relative(), 0.1);
+  std::cout << "screen without its mean vs OSKAR with it: " << d.relative() << "\n";
 }
 
 std::string error_of(Settings s, const std::string& vis_name) {
@@ -189,16 +187,6 @@ TEST(Ionosphere, MissingPixelSizeNamesCdelt1) {
   EXPECT_NE(e.find("CDELT1"), std::string::npos) << e;
 }
 
-// OSKAR adds Faraday rotation (IGRF field model) in Full mode: refused, naming the field (the
-// app maps it to telescope/ionosphere_screen_type: field_keys_sim.cpp).
-TEST(Ionosphere, FullPolarisationRefused) {
-  Settings s = load("iono_double.ini");
-  s.set("telescope/pol_mode", "Full");
-  const std::string e = error_of(s, "full.vis");
-  EXPECT_NE(e.find("IonosphereConfig.enable"), std::string::npos) << e;
-  EXPECT_NE(e.find("Scalar"), std::string::npos) << e;
-}
-
 // The formula itself on a hand-made plane (tec_screen_math.h): one pixel of 2 TECU at
 // (nx/2 + 2, ny/2 - 1), pixels of 100 m, screen at 300 km. A station at (u, v) = (200, -100) m
 // pierces it straight up (isoplanatic, or a source at l = m = 0); a source at l = 1e-3 moves
@@ -220,6 +208,30 @@ TEST(Ionosphere, PiercePointAndPhase) {
   const auto one = fringe::jones::tec_phase_factor(0.0, 1.0 / f);
   EXPECT_EQ(one.re, 1.0);
   EXPECT_EQ(one.im, 0.0);
+}
+
+// The Full-mode factor by hand: 10 TECU, 3e-5 T along the line of sight, 150 MHz. Faraday
+// angle psi = 236 * B * TEC / f_GHz^2 (ITU-R P.531 in OSKAR's units) = 3.1467 rad; the
+// matrix exp(i phi) [[cos psi, -sin psi], [sin psi, cos psi]]; the identity where TEC = 0.
+TEST(Ionosphere, FaradayRotationMatrix) {
+  const double tec = 10.0, b = 3e-5, f = 150e6;
+  const double psi = 236.0 * b * tec / (0.15 * 0.15);
+  const double phi = -8.44797245e9 * tec / f;
+  const auto z = fringe::jones::tec_faraday_jones(tec, 1.0 / f, b);
+  const double cp = std::cos(phi), sp = std::sin(phi), c = std::cos(psi), s = std::sin(psi);
+  EXPECT_NEAR(z.a.re, c * cp, 1e-12);
+  EXPECT_NEAR(z.a.im, c * sp, 1e-12);
+  EXPECT_NEAR(z.b.re, -s * cp, 1e-12);
+  EXPECT_NEAR(z.b.im, -s * sp, 1e-12);
+  EXPECT_NEAR(z.c.re, s * cp, 1e-12);
+  EXPECT_NEAR(z.c.im, s * sp, 1e-12);
+  EXPECT_NEAR(z.d.re, c * cp, 1e-12);
+  EXPECT_NEAR(z.d.im, c * sp, 1e-12);
+  const auto one = fringe::jones::tec_faraday_jones(0.0, 1.0 / f, b);
+  EXPECT_EQ(one.a.re, 1.0);
+  EXPECT_EQ(one.b.re, 0.0);
+  EXPECT_EQ(one.d.re, 1.0);
+  EXPECT_EQ(one.a.im, 0.0);
 }
 
 }  // namespace
