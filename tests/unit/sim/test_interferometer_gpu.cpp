@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <numbers>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fringe/astro/time.h"
@@ -20,28 +21,17 @@
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sky/sky_model.h"
 #include "fringe/telescope/tm_loader.h"
+#include "sim_gpu_compare.h"
 
 namespace {
 
-namespace fs = std::filesystem;
 using fringe::sim::SimulationConfig;
+using fringe_sim_test::rel_rms;
+using Case = fringe_sim_test::SimCase;
 constexpr double kDeg = std::numbers::pi / 180.0;
-
-std::string out_path(const std::string& name) {
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "sim_gpu_test";
-  fs::create_directories(dir);
-  fs::remove_all(dir / name);
-  return (dir / name).string();
-}
 
 // SKA-Low AA0.5 (4 stations x 256 dipoles) or VLA-A (27 dishes) with a busy sky near a
 // transiting phase centre.
-struct Case {
-  fringe::telescope::TelescopeModel tel;
-  SimulationConfig config;
-  fringe::sky::SkyModel sky;
-};
-
 Case make_case(const std::string& model, fringe::jones::StationType type) {
   Case c{fringe::telescope::load_telescope_model(
              std::string(FRINGE_SOURCE_DIR) + "/telescope-models/" + model, nullptr),
@@ -82,33 +72,12 @@ Case make_case(const std::string& model, fringe::jones::StationType type) {
 }
 
 std::vector<fringe::Complex<float>> run(Case& c, bool gpu, const std::string& name) {
-  c.config.devices.use_gpus = gpu;
-  c.config.devices.num_devices = gpu ? 0 : 2;
-  c.config.ms_path = out_path(name + (gpu ? "_gpu.ms" : "_cpu.ms"));
-  fringe::sim::RunContext ctx;
-  const auto result = fringe::sim::simulate_interferometer(c.config, c.sky, c.tel, ctx);
-  EXPECT_EQ(result.gpus.empty(), !gpu);
-  return fringe::io::MsReader(result.ms_path).read_data();
-}
-
-double rel_rms(const std::vector<fringe::Complex<float>>& a,
-               const std::vector<fringe::Complex<float>>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += std::norm(std::complex<double>(a[i].re - b[i].re, a[i].im - b[i].im));
-    den += std::norm(std::complex<double>(b[i].re, b[i].im));
-  }
-  return std::sqrt(num / den);
+  return fringe_sim_test::run_case(c, gpu, "sim_gpu_test", name);
 }
 
 void compare(Case c, const std::string& name, double tol) {
-  if (fringe::cuda_devices().empty()) GTEST_SKIP() << "no CUDA device";
-  const auto cpu = run(c, false, name);
-  const auto gpu = run(c, true, name);
-  ASSERT_EQ(cpu.size(), gpu.size());
-  const double err = rel_rms(gpu, cpu);
-  EXPECT_LT(err, tol) << name;
-  std::printf("[ gpu vs cpu ] %-32s relative RMS %.3e\n", name.c_str(), err);
+  fringe_sim_test::compare_gpu_cpu(std::move(c), "sim_gpu_test", name, tol,
+                                   fringe_sim_test::Metric::RelativeRms);
 }
 
 // Double: the MS holds float32, so GPU and CPU agree to float rounding (a few 1e-8).
