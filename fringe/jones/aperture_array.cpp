@@ -38,11 +38,64 @@ bool subtree_has_time_errors(const std::vector<AaNode>& nodes, int i) {
                      [&](int c) { return subtree_has_time_errors(nodes, c); });
 }
 
+// The fast paths take a node when every level above its antennas has identical tiles without
+// time-variable errors; the antennas' level itself may mix types and feed angles (groups).
 bool node_uniform(const std::vector<AaNode>& nodes, int i) {
   const AaNode& n = nodes[std::size_t(i)];
-  if (!n.uniform_elements) return false;
   if (n.is_leaf()) return true;
+  if (!n.uniform_elements) return false;
   return node_uniform(nodes, n.child.front()) && !subtree_has_time_errors(nodes, n.child.front());
+}
+
+// The element type as the pattern sees it: the type when it has spherical-wave coefficients,
+// else -1 (the functional pattern, whatever the type number).
+int pattern_type(const AaNode& node, std::size_t k) {
+  const int t = node.element_type[k];
+  return t >= 0 && std::size_t(t) < node.patterns.size() && !node.patterns[std::size_t(t)].empty()
+             ? t
+             : -1;
+}
+
+// Copies antenna k of `src` to the end of `dst`.
+void append_element(const AaFeed& src, std::size_t k, AaFeed& dst) {
+  dst.x_true.push_back(src.x_true[k]);
+  dst.y_true.push_back(src.y_true[k]);
+  dst.z_true.push_back(src.z_true[k]);
+  dst.x_meas.push_back(src.x_meas[k]);
+  dst.y_meas.push_back(src.y_meas[k]);
+  dst.z_meas.push_back(src.z_meas[k]);
+  dst.apodisation.push_back(src.apodisation[k]);
+  dst.gain.push_back(src.gain[k]);
+  dst.phase.push_back(src.phase[k]);
+  dst.cable_length_m.push_back(src.cable_length_m[k]);
+  dst.sigma_gain.push_back(src.sigma_gain[k]);
+  dst.sigma_phase.push_back(src.sigma_phase[k]);
+  dst.alpha.push_back(src.alpha[k]);
+}
+
+// The groups of equal (pattern type, alpha_x, alpha_y) of a leaf node, in order of first
+// appearance.
+std::vector<AaGroup> make_groups(const AaNode& node) {
+  std::vector<AaGroup> groups;
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const int type = pattern_type(node, k);
+    const double ax = node.feeds[0].alpha[k], ay = node.feeds[1].alpha[k];
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const AaGroup& g) {
+      return g.type == type && g.alpha_x == ax && g.alpha_y == ay;
+    });
+    if (it == groups.end()) {
+      groups.push_back(AaGroup{type, ax, ay, {}, {}, true});
+      it = groups.end() - 1;
+    }
+    it->index.push_back(k);
+    for (std::size_t f = 0; f < 2; ++f) append_element(node.feeds[f], k, it->feeds[f]);
+  }
+  for (AaGroup& g : groups) {
+    const AaFeed& x = g.feeds[0];
+    const AaFeed& y = g.feeds[1];
+    g.same_feed_positions = x.x_true == y.x_true && x.y_true == y.y_true && x.z_true == y.z_true;
+  }
+  return groups;
 }
 
 int first_leaf(const std::vector<AaNode>& nodes, int i) {
@@ -255,16 +308,81 @@ void evaluate_general(const ApertureArrayModel& model, const AaStationPlan& plan
   }
 }
 
+// Array factors of one level (or group) for the directions [0, m) of a block: X into
+// (ax_re, ax_im) and, unless kScalar, Y into (ay_re, ay_im).
+template <bool kScalar>
+void level_array_factors(const AaLevel& level, double k0, const double* pe, const double* pn,
+                         const double* pu, std::size_t m, double* ax_re, double* ax_im,
+                         double* ay_re, double* ay_im) {
+  array_factor(*level.feed[0], level.weight[0], k0, pe, pn, pu, m, ax_re, ax_im);
+  if (kScalar) return;
+  if (level.same_positions && level.weight[1].size() == level.weight[0].size()) {
+    // One phase per element serves both feeds: AF_y from the same sums only when the weights
+    // are equal too; otherwise its own pass.
+    if (std::equal(level.weight[0].begin(), level.weight[0].end(), level.weight[1].begin())) {
+      std::copy_n(ax_re, m, ay_re);
+      std::copy_n(ax_im, m, ay_im);
+    } else {
+      array_factor(*level.feed[0], level.weight[1], k0, pe, pn, pu, m, ay_re, ay_im);
+    }
+  } else {
+    array_factor(*level.feed[1], level.weight[1], k0, pe, pn, pu, m, ay_re, ay_im);
+  }
+}
+
+// Per-thread buffers of one block of directions.
+struct BlockBuffers {
+  std::vector<double> afx_re, afx_im, afy_re, afy_im;  // product of the levels' factors
+  std::vector<double> ax_re, ax_im, ay_re, ay_im;      // one level's (or group's) factors
+  std::vector<Jones<double>> sum_j;                    // grouped: sum_g E_g AF_g (Full)
+  std::vector<Complex<double>> sum_s;                  // grouped: the same (Scalar)
+  BlockBuffers()
+      : afx_re(kBlock),
+        afx_im(kBlock),
+        afy_re(kBlock),
+        afy_im(kBlock),
+        ax_re(kBlock),
+        ax_im(kBlock),
+        ay_re(kBlock),
+        ay_im(kBlock),
+        sum_j(kBlock),
+        sum_s(kBlock) {}
+};
+
+// Grouped evaluation of a block: sum over groups of E_g(s) AF_g(s), the element pattern once
+// per (group, direction) (aperture_array.h). Directions below the horizon are left 0.
+template <bool kScalar>
+void sum_groups(const AaStationPlan& plan, const double* pe, const double* pn, const double* pu,
+                std::size_t m, BlockBuffers& b) {
+  std::fill_n(b.sum_j.begin(), m, jones_zero<double>());
+  std::fill_n(b.sum_s.begin(), m, Complex<double>{0.0, 0.0});
+  for (const AaGroupPlan& g : plan.groups) {
+    level_array_factors<kScalar>(g.level, plan.k0, pe, pn, pu, m, b.ax_re.data(), b.ax_im.data(),
+                                 b.ay_re.data(), b.ay_im.data());
+    for (std::size_t j = 0; j < m; ++j) {
+      if (pu[j] < 0.0) continue;
+      const Complex<double> ax{b.ax_re[j], b.ax_im[j]};
+      if constexpr (kScalar) {
+        b.sum_s[j] += ax * aa_element_scalar(g.element, pe[j], pn[j], pu[j]);
+      } else {
+        const Jones<double> r = aa_jones(aa_element_jones(g.element, pe[j], pn[j], pu[j]), ax,
+                                         Complex<double>{b.ay_re[j], b.ay_im[j]});
+        b.sum_j[j] += r;
+      }
+    }
+  }
+}
+
 template <bool kScalar>
 void evaluate_uniform(const AaStationPlan& plan, std::span<const double> e,
                       std::span<const double> n, std::span<const double> u, Jones<double>* out_j,
                       Complex<double>* out_s) {
   const std::size_t count = e.size();
   const std::size_t nblocks = (count + kBlock - 1) / kBlock;
+  const bool grouped = !plan.groups.empty();
 #pragma omp parallel
   {
-    std::vector<double> afx_re(kBlock), afx_im(kBlock), afy_re(kBlock), afy_im(kBlock);
-    std::vector<double> ax_re(kBlock), ax_im(kBlock), ay_re(kBlock), ay_im(kBlock);
+    BlockBuffers b;
 #pragma omp for schedule(dynamic, 1)
     for (std::ptrdiff_t bb = 0; bb < std::ptrdiff_t(nblocks); ++bb) {
       const std::size_t j0 = std::size_t(bb) * kBlock;
@@ -272,57 +390,51 @@ void evaluate_uniform(const AaStationPlan& plan, std::span<const double> e,
       const double* pe = e.data() + j0;
       const double* pn = n.data() + j0;
       const double* pu = u.data() + j0;
-      std::fill_n(afx_re.begin(), m, 1.0);
-      std::fill_n(afx_im.begin(), m, 0.0);
-      std::fill_n(afy_re.begin(), m, 1.0);
-      std::fill_n(afy_im.begin(), m, 0.0);
+      std::fill_n(b.afx_re.begin(), m, 1.0);
+      std::fill_n(b.afx_im.begin(), m, 0.0);
+      std::fill_n(b.afy_re.begin(), m, 1.0);
+      std::fill_n(b.afy_im.begin(), m, 0.0);
       for (const AaLevel& level : plan.levels) {
-        array_factor(*level.feed[0], level.weight[0], plan.k0, pe, pn, pu, m, ax_re.data(),
-                     ax_im.data());
-        if (!kScalar) {
-          if (level.same_positions && level.weight[1].size() == level.weight[0].size()) {
-            // One phase per element serves both feeds: AF_y from the same sums only when
-            // the weights are equal too; otherwise its own pass.
-            if (std::equal(level.weight[0].begin(), level.weight[0].end(),
-                           level.weight[1].begin())) {
-              std::copy_n(ax_re.begin(), m, ay_re.begin());
-              std::copy_n(ax_im.begin(), m, ay_im.begin());
-            } else {
-              array_factor(*level.feed[0], level.weight[1], plan.k0, pe, pn, pu, m, ay_re.data(),
-                           ay_im.data());
-            }
-          } else {
-            array_factor(*level.feed[1], level.weight[1], plan.k0, pe, pn, pu, m, ay_re.data(),
-                         ay_im.data());
-          }
-        }
+        level_array_factors<kScalar>(level, plan.k0, pe, pn, pu, m, b.ax_re.data(), b.ax_im.data(),
+                                     b.ay_re.data(), b.ay_im.data());
         for (std::size_t j = 0; j < m; ++j) {
           const Complex<double> x =
-              Complex<double>{afx_re[j], afx_im[j]} * Complex<double>{ax_re[j], ax_im[j]};
-          afx_re[j] = x.re;
-          afx_im[j] = x.im;
+              Complex<double>{b.afx_re[j], b.afx_im[j]} * Complex<double>{b.ax_re[j], b.ax_im[j]};
+          b.afx_re[j] = x.re;
+          b.afx_im[j] = x.im;
           if (!kScalar) {
             const Complex<double> y =
-                Complex<double>{afy_re[j], afy_im[j]} * Complex<double>{ay_re[j], ay_im[j]};
-            afy_re[j] = y.re;
-            afy_im[j] = y.im;
+                Complex<double>{b.afy_re[j], b.afy_im[j]} * Complex<double>{b.ay_re[j], b.ay_im[j]};
+            b.afy_re[j] = y.re;
+            b.afy_im[j] = y.im;
           }
         }
       }
+      if (grouped) sum_groups<kScalar>(plan, pe, pn, pu, m, b);
       for (std::size_t j = 0; j < m; ++j) {
         const std::size_t o = j0 + j;
         const bool zero = plan.beam_off || pu[j] < 0.0;
+        const Complex<double> fx{b.afx_re[j], b.afx_im[j]};
         if constexpr (kScalar) {
-          out_s[o] =
-              zero ? Complex<double>{0.0, 0.0}
-                   : Complex<double>{afx_re[j], afx_im[j]} *
-                         (aa_element_scalar(plan.element, pe[j], pn[j], pu[j]) * plan.norm_scalar);
+          if (zero) {
+            out_s[o] = {0.0, 0.0};
+          } else if (grouped) {
+            out_s[o] = fx * b.sum_s[j] * plan.norm_scalar;
+          } else {
+            out_s[o] =
+                fx * (aa_element_scalar(plan.element, pe[j], pn[j], pu[j]) * plan.norm_scalar);
+          }
         } else {
-          out_j[o] = zero ? jones_zero<double>()
-                          : aa_jones(aa_element_jones(plan.element, pe[j], pn[j], pu[j]),
-                                     Complex<double>{afx_re[j], afx_im[j]},
-                                     Complex<double>{afy_re[j], afy_im[j]}) *
-                                plan.norm;
+          const Complex<double> fy{b.afy_re[j], b.afy_im[j]};
+          if (zero) {
+            out_j[o] = jones_zero<double>();
+          } else if (grouped) {
+            const Jones<double>& g = b.sum_j[j];
+            out_j[o] = Jones<double>{fx * g.a, fx * g.b, fy * g.c, fy * g.d} * plan.norm;
+          } else {
+            out_j[o] =
+                aa_jones(aa_element_jones(plan.element, pe[j], pn[j], pu[j]), fx, fy) * plan.norm;
+          }
         }
       }
     }
@@ -421,10 +533,34 @@ int ApertureArrayModel::add_node(const telescope::StationModel& m,
   const AaFeed& x = node.feeds[0];
   const AaFeed& y = node.feeds[1];
   node.same_feed_positions = x.x_true == y.x_true && x.y_true == y.y_true && x.z_true == y.z_true;
-  node.uniform_elements = all_equal(x.alpha) && all_equal(y.alpha) &&
-                          all_equal(node.element_type) && all_equal(node.child);
+  if (node.is_leaf()) {
+    std::vector<int> types(n);
+    for (std::size_t k = 0; k < n; ++k) types[k] = pattern_type(node, k);
+    node.uniform_elements = all_equal(x.alpha) && all_equal(y.alpha) && all_equal(types);
+    if (!node.uniform_elements) node.groups = make_groups(node);
+  } else {
+    // Feed angles and types of tiles are not used (the antennas below carry them).
+    node.uniform_elements = all_equal(node.child);
+  }
   nodes_.push_back(std::move(node));
   return int(nodes_.size()) - 1;
+}
+
+std::vector<std::size_t> ApertureArrayModel::general_stations() const {
+  std::vector<std::size_t> out;
+  for (std::size_t p = 0; p < uniform_.size(); ++p)
+    if (!uniform_[p]) out.push_back(p);
+  return out;
+}
+
+std::string ApertureArrayModel::general_stations_note() const {
+  const std::vector<std::size_t> general = general_stations();
+  if (general.empty()) return {};
+  return std::to_string(general.size()) + " of " + std::to_string(num_stations()) +
+         " aperture-array stations (first: station " + std::to_string(general.front()) +
+         ") have distinct tiles or tiles with time-variable errors; the GPU back end evaluates "
+         "uniform and grouped stations only, so these beams are evaluated on the CPU (the "
+         "recursive path) and uploaded (docs/station_beams.md)";
 }
 
 ElementParams<double> ApertureArrayModel::element_params(std::size_t station,
@@ -523,6 +659,28 @@ AaStationPlan make_aa_plan(const ApertureArrayModel& model, std::size_t station,
     const InstanceKey key = root_key(model, plan);
     for (int i = root;; i = nodes[std::size_t(i)].child.front()) {
       const AaNode& node = nodes[std::size_t(i)];
+      if (node.is_leaf() && !node.groups.empty()) {
+        // Grouped: the antennas' weights split by group, each with its element pattern.
+        std::vector<Complex<double>> wx, wy;
+        feed_weights(node, 0, plan.k0, plan.beam_enu, key, ap.normalise, wx);
+        feed_weights(node, 1, plan.k0, plan.beam_enu, key, ap.normalise, wy);
+        for (const AaGroup& g : node.groups) {
+          AaGroupPlan gp;
+          gp.element = plan.element;
+          gp.element.alpha_x = g.alpha_x;
+          gp.element.alpha_y = g.alpha_y;
+          model.set_numerical(gp.element, i, g.type, freq_hz);
+          gp.level.feed[0] = &g.feeds[0];
+          gp.level.feed[1] = &g.feeds[1];
+          gp.level.same_positions = g.same_feed_positions;
+          for (std::size_t k : g.index) {
+            gp.level.weight[0].push_back(wx[k]);
+            gp.level.weight[1].push_back(wy[k]);
+          }
+          plan.groups.push_back(std::move(gp));
+        }
+        break;
+      }
       AaLevel level;
       level.feed[0] = &node.feeds[0];
       level.feed[1] = &node.feeds[1];

@@ -7,8 +7,21 @@
 // A station is "uniform" when every level of its hierarchy has elements with identical feed
 // angles and element types, and every tile of a level is the same model with the same beam
 // direction and no time-variable errors: its beam is then element(s) x prod_levels AF_level(s)
-// (per feed row), which is what the fast paths (CPU and GPU) evaluate. Other stations
-// (mixed feed angles, distinct tiles) take the general recursive CPU path.
+// (per feed row), which is what the fast paths (CPU and GPU) evaluate.
+//
+// Grouped evaluation (issue 19): when only the antennas' level (the bottom of the hierarchy,
+// or the station itself when it has no tiles) mixes element types or feed angles, its
+// antennas fall into groups g of equal (element type, feed angles) (AaGroup), and
+//   beam(s) = prod_{levels above} AF_level(s) x sum_g E_g(s) AF_g(s)     (per feed row)
+// with AF_g the weighted array factor over the antennas of group g (their weights are the
+// station's, apodisation, gains, errors and array_pattern/normalise included) and E_g the
+// element pattern of the group (functional or spherical-wave), evaluated once per (group,
+// source, frequency) rather than per antenna. Such stations also count as uniform here
+// (is_uniform, AaStationPlan::uniform: the fast paths take them, CPU and GPU); their plans
+// carry the groups. Element types matter only through their spherical-wave coefficients: types
+// without files share the functional pattern and one group. Other stations (distinct tiles,
+// per-tile pointing, tiles with time-variable errors) take the general recursive CPU path,
+// which evaluates the element pattern per antenna and stays the reference.
 #pragma once
 
 #include <array>
@@ -16,6 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "fringe/astro/geodesy.h"
@@ -46,6 +60,16 @@ struct AaFeed {
   std::vector<double> alpha;                    // feed angle about the vertical, rad
 };
 
+// The antennas of one leaf node that share an element type and feed angles (grouped
+// evaluation, above): their indices in the node and a copy of their feeds' data.
+struct AaGroup {
+  int type = -1;  // element type with spherical-wave files, or -1 (functional)
+  double alpha_x = 0.0, alpha_y = 0.0;  // feed angles, rad
+  std::vector<std::size_t> index;       // antennas of the node in this group, ascending
+  std::array<AaFeed, 2> feeds;          // their data (subset of AaNode::feeds)
+  bool same_feed_positions = true;      // X and Y true positions are equal
+};
+
 // A station or tile model as evaluated.
 struct AaNode {
   std::array<AaFeed, 2> feeds;    // [0] X, [1] Y
@@ -54,7 +78,10 @@ struct AaNode {
   // Spherical-wave coefficients per element type (leaf nodes, element_pattern/enable_numerical
   // true); a type without files uses the functional pattern.
   std::vector<telescope::ElementTypePattern> patterns;
-  bool uniform_elements = true;            // identical feed angles and types (and tiles, see above)
+  bool uniform_elements = true;  // identical feed angles, types (with files) and tiles
+  // Leaf nodes whose antennas mix element types or feed angles: their groups, in order of
+  // first appearance; empty otherwise.
+  std::vector<AaGroup> groups;
   bool same_feed_positions = true;         // X and Y true positions are equal
   bool has_time_errors = false;            // any sigma_gain or sigma_phase > 0 (at this level)
   std::vector<astro::Vec3> permitted_enu;  // permitted beam directions (ENU); empty: any
@@ -78,8 +105,16 @@ class ApertureArrayModel {
   // Root node of each station.
   int station_node(std::size_t station) const { return station_node_[station]; }
   std::size_t num_stations() const { return station_node_.size(); }
-  // True when the station's beam is element x product of per-level array factors.
+  // True when the station's beam is element(s) x product of per-level array factors (with
+  // the antennas' level evaluated per group when it mixes types or feed angles).
   bool is_uniform(std::size_t station) const { return uniform_[station] != 0; }
+  // The stations that are not (the general recursive CPU path; the GPU back end cannot take
+  // them), ascending; empty when every station is uniform or grouped.
+  std::vector<std::size_t> general_stations() const;
+  // A one-line note for a GPU run's log naming how many stations take the CPU path and why
+  // (the simulator then evaluates every station's Jones on the CPU, the beam pattern its
+  // aperture-array beams); empty when there are none.
+  std::string general_stations_note() const;
   // Element parameters at a frequency (the feed angles and element type of the station's
   // first antenna).
   ElementParams<double> element_params(std::size_t station, double freq_hz) const;
@@ -103,6 +138,13 @@ struct AaLevel {
   bool same_positions = true;              // feed[0] and feed[1] true positions equal
 };
 
+// One group of a grouped plan: the element pattern of its type and feed angles at the plan's
+// frequency, and its antennas (feed pointers into AaGroup::feeds) with their weights.
+struct AaGroupPlan {
+  ElementParams<double> element;
+  AaLevel level;
+};
+
 // Everything the array-factor kernels need for one station at one time and frequency.
 struct AaStationPlan {
   std::size_t station = 0;
@@ -113,8 +155,13 @@ struct AaStationPlan {
   double sin_lat = 0.0, cos_lat = 1.0;
   astro::Vec3 beam_enu;  // beam direction (after permitted-beam snapping)
   ElementParams<double> element;
-  bool uniform = true;          // levels[] describe the whole station
+  bool uniform = true;          // levels[] (and groups[]) describe the whole station
   std::vector<AaLevel> levels;  // outermost (station) first; empty when !uniform
+  // Grouped evaluation: non-empty when the antennas' level mixes element types or feed
+  // angles; levels[] then holds only the levels above it (none for a station without tiles)
+  // and `element` is unused (except in aa_beam_* with array_pattern/enable false, which
+  // gives no groups).
+  std::vector<AaGroupPlan> groups;
   // For the general (non-uniform) path: the tiles' beam directions and the time step.
   std::vector<astro::Vec3> tile_enu;  // per tile of the station; empty: the station's
   int time_index = 0;

@@ -82,6 +82,8 @@ struct Packed {
   Staging<LevelDev> levels;
   Staging<Vec4<double>> pos, pos_y, weight;
   Staging<Complex<T>> sw;  // spherical-wave coefficients, each distinct set once
+  Staging<GroupDev<T>> groups;
+  bool any_grouped = false;
 };
 
 std::string station_name(const AaStationPlan& plan) {
@@ -97,30 +99,35 @@ const AaFeed* feed_y(const AaLevel& level) { return level.feed[1] ? level.feed[1
 
 // Checks every plan and counts what the staging buffers must hold.
 struct Counts {
-  std::size_t levels = 0, pos = 0, pos_y = 0;
+  std::size_t levels = 0, pos = 0, pos_y = 0, groups = 0;
 };
+
+void count_level(const AaStationPlan& plan, const AaLevel& level, Counts& c) {
+  const AaFeed* fx = level.feed[0];
+  if (!fx) throw Error(station_name(plan) + ": a level of the plan has no elements");
+  const std::size_t n = fx->x_true.size();
+  const auto sized = [n](const AaFeed* f) {
+    return f->x_true.size() == n && f->y_true.size() == n && f->z_true.size() == n;
+  };
+  if (!sized(fx) || !sized(feed_y(level)) || level.weight[0].size() != n ||
+      level.weight[1].size() != n)
+    throw Error(station_name(plan) + ": element positions and weights differ in number");
+  ++c.levels;
+  c.pos += n;
+  if (!level.same_positions) c.pos_y += n;
+}
 Counts count_plans(std::span<const AaStationPlan> plans) {
   Counts c;
   for (const AaStationPlan& plan : plans) {
     if (!plan.uniform) {
       throw Error(station_name(plan) +
-                  " is not uniform (mixed feed angles or element types, or distinct tiles): the "
-                  "GPU back end evaluates uniform stations only; use the CPU path (aa_beam_enu)");
+                  " is not uniform (distinct tiles, per-tile pointing or tiles with "
+                  "time-variable errors): the GPU back end evaluates uniform and grouped "
+                  "stations only; use the CPU path (aa_beam_enu)");
     }
-    for (const AaLevel& level : plan.levels) {
-      const AaFeed* fx = level.feed[0];
-      if (!fx) throw Error(station_name(plan) + ": a level of the plan has no elements");
-      const std::size_t n = fx->x_true.size();
-      const auto sized = [n](const AaFeed* f) {
-        return f->x_true.size() == n && f->y_true.size() == n && f->z_true.size() == n;
-      };
-      if (!sized(fx) || !sized(feed_y(level)) || level.weight[0].size() != n ||
-          level.weight[1].size() != n)
-        throw Error(station_name(plan) + ": element positions and weights differ in number");
-      ++c.levels;
-      c.pos += n;
-      if (!level.same_positions) c.pos_y += n;
-    }
+    for (const AaLevel& level : plan.levels) count_level(plan, level, c);
+    for (const AaGroupPlan& g : plan.groups) count_level(plan, g.level, c);
+    c.groups += plan.groups.size();
   }
   checked_int(c.pos);
   return c;
@@ -154,24 +161,31 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
   pk.pos.reset(c.pos);
   pk.pos_y.reset(c.pos_y);
   pk.weight.reset(c.pos);
-  // Spherical-wave coefficient sets: stations of one model share theirs.
-  std::map<const Complex<double>*, int> sw_offsets;
+  pk.groups.reset(c.groups);
+  pk.any_grouped = c.groups > 0;
+  // Spherical-wave coefficient sets (of stations and groups): stations of one model share
+  // theirs. Pointer -> (offset, l_max).
+  std::map<const Complex<double>*, std::pair<int, int>> sw_offsets;
   std::size_t sw_count = 0;
-  for (const AaStationPlan& plan : plans) {
-    const auto& e = plan.element;
-    if (e.sw && sw_offsets.emplace(e.sw, 0).second)
+  const auto note = [&](const ElementParams<double>& e) {
+    if (e.sw && sw_offsets.emplace(e.sw, std::pair{0, e.sw_l_max}).second)
       sw_count += 4 * std::size_t((e.sw_l_max + 1) * (e.sw_l_max + 1) - 1);
+  };
+  for (const AaStationPlan& plan : plans) {
+    note(plan.element);
+    for (const AaGroupPlan& g : plan.groups) note(g.element);
   }
   pk.sw.reset(sw_count);
-  for (auto& [ptr, offset] : sw_offsets) {
-    const ElementParams<double>* e = nullptr;
-    for (const AaStationPlan& plan : plans)
-      if (plan.element.sw == ptr) e = &plan.element;
-    offset = checked_int(pk.sw.size);
-    const std::size_t n = 4 * std::size_t((e->sw_l_max + 1) * (e->sw_l_max + 1) - 1);
+  for (auto& [ptr, entry] : sw_offsets) {
+    entry.first = checked_int(pk.sw.size);
+    const int l_max = entry.second;
+    const std::size_t n = 4 * std::size_t((l_max + 1) * (l_max + 1) - 1);
     for (std::size_t i = 0; i < n; ++i)
       pk.sw.push({static_cast<T>(ptr[i].re), static_cast<T>(ptr[i].im)});
   }
+  const auto sw_offset = [&](const ElementParams<double>& e) {
+    return e.sw ? sw_offsets.at(e.sw).first : -1;
+  };
   for (const AaStationPlan& plan : plans) {
     StationDev<T> st{};
     st.lst = plan.lst;
@@ -184,35 +198,58 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
     st.element = element_cast<T>(plan.element);
     st.norm = static_cast<T>(plan.norm);
     st.norm_scalar = static_cast<T>(plan.norm_scalar);
-    st.sw_offset = plan.element.sw ? sw_offsets.at(plan.element.sw) : -1;
+    st.sw_offset = sw_offset(plan.element);
     st.level_begin = checked_int(pk.levels.size);
     st.num_levels = checked_int(plan.levels.size());
+    st.group_begin = checked_int(pk.groups.size);
+    st.num_groups = checked_int(plan.groups.size());
     st.beam_off = plan.beam_off ? 1 : 0;
     for (const AaLevel& level : plan.levels) pack_level(level, pk);
+    for (const AaGroupPlan& g : plan.groups) {  // group levels follow the station's levels
+      pack_level(g.level, pk);
+      pk.groups.push(GroupDev<T>{element_cast<T>(g.element), sw_offset(g.element)});
+    }
     pk.stations.push(st);
   }
 }
 
 template <typename T>
-const char* kernel_name(Mode m, int s) {
-  static const char* names[2][3][3] = {
-      {{"aa_beam_kernel<float, full, 1>", "aa_beam_kernel<float, full, 2>",
-        "aa_beam_kernel<float, full, 4>"},
-       {"aa_beam_kernel<float, full_no_rotation, 1>", "aa_beam_kernel<float, full_no_rotation, 2>",
-        "aa_beam_kernel<float, full_no_rotation, 4>"},
-       {"aa_beam_kernel<float, scalar, 1>", "aa_beam_kernel<float, scalar, 2>",
-        "aa_beam_kernel<float, scalar, 4>"}},
-      {{"aa_beam_kernel<double, full, 1>", "aa_beam_kernel<double, full, 2>",
-        "aa_beam_kernel<double, full, 4>"},
-       {"aa_beam_kernel<double, full_no_rotation, 1>",
-        "aa_beam_kernel<double, full_no_rotation, 2>",
-        "aa_beam_kernel<double, full_no_rotation, 4>"},
-       {"aa_beam_kernel<double, scalar, 1>", "aa_beam_kernel<double, scalar, 2>",
-        "aa_beam_kernel<double, scalar, 4>"}}};
-  return names[sizeof(T) == sizeof(double)][static_cast<int>(m)][s == 1 ? 0 : s == 2 ? 1 : 2];
+const char* kernel_name(Mode m, int s, bool grouped) {
+  // [precision][grouped][mode][sources per thread 1, 2, 4]
+  static const char* names[2][2][3][3] = {
+      {{{"aa_beam_kernel<float, full, 1>", "aa_beam_kernel<float, full, 2>",
+         "aa_beam_kernel<float, full, 4>"},
+        {"aa_beam_kernel<float, full_no_rotation, 1>", "aa_beam_kernel<float, full_no_rotation, 2>",
+         "aa_beam_kernel<float, full_no_rotation, 4>"},
+        {"aa_beam_kernel<float, scalar, 1>", "aa_beam_kernel<float, scalar, 2>",
+         "aa_beam_kernel<float, scalar, 4>"}},
+       {{"aa_beam_kernel<float, full, 1, grouped>", "aa_beam_kernel<float, full, 2, grouped>",
+         "aa_beam_kernel<float, full, 4, grouped>"},
+        {"aa_beam_kernel<float, full_no_rotation, 1, grouped>",
+         "aa_beam_kernel<float, full_no_rotation, 2, grouped>",
+         "aa_beam_kernel<float, full_no_rotation, 4, grouped>"},
+        {"aa_beam_kernel<float, scalar, 1, grouped>", "aa_beam_kernel<float, scalar, 2, grouped>",
+         "aa_beam_kernel<float, scalar, 4, grouped>"}}},
+      {{{"aa_beam_kernel<double, full, 1>", "aa_beam_kernel<double, full, 2>",
+         "aa_beam_kernel<double, full, 4>"},
+        {"aa_beam_kernel<double, full_no_rotation, 1>",
+         "aa_beam_kernel<double, full_no_rotation, 2>",
+         "aa_beam_kernel<double, full_no_rotation, 4>"},
+        {"aa_beam_kernel<double, scalar, 1>", "aa_beam_kernel<double, scalar, 2>",
+         "aa_beam_kernel<double, scalar, 4>"}},
+       {{"aa_beam_kernel<double, full, 1, grouped>", "aa_beam_kernel<double, full, 2, grouped>",
+         "aa_beam_kernel<double, full, 4, grouped>"},
+        {"aa_beam_kernel<double, full_no_rotation, 1, grouped>",
+         "aa_beam_kernel<double, full_no_rotation, 2, grouped>",
+         "aa_beam_kernel<double, full_no_rotation, 4, grouped>"},
+        {"aa_beam_kernel<double, scalar, 1, grouped>", "aa_beam_kernel<double, scalar, 2, grouped>",
+         "aa_beam_kernel<double, scalar, 4, grouped>"}}}};
+  return names[sizeof(T) == sizeof(double)][grouped ? 1 : 0][static_cast<int>(m)][s == 1   ? 0
+                                                                                  : s == 2 ? 1
+                                                                                           : 2];
 }
 
-template <typename T, Mode M, int S>
+template <typename T, Mode M, int S, bool G>
 void launch(const KernelArgs<T>& args, std::size_t num_stations, cudaStream_t stream) {
   const std::size_t per_block = static_cast<std::size_t>(kThreads) * S;
   const std::size_t blocks = (args.num_sources + per_block - 1) / per_block;
@@ -221,20 +258,30 @@ void launch(const KernelArgs<T>& args, std::size_t num_stations, cudaStream_t st
   for (std::size_t p0 = 0; p0 < num_stations; p0 += kMaxY) {
     const dim3 grid(static_cast<unsigned>(blocks),
                     static_cast<unsigned>(std::min(kMaxY, num_stations - p0)));
-    aa_beam_kernel<T, M, S><<<grid, kThreads, 0, stream>>>(args, p0);
-    FRINGE_CUDA_CHECK_KERNEL(kernel_name<T>(M, S));
+    aa_beam_kernel<T, M, S, G><<<grid, kThreads, 0, stream>>>(args, p0);
+    FRINGE_CUDA_CHECK_KERNEL(kernel_name<T>(M, S, G));
   }
 }
 
-template <typename T, Mode M>
-void launch_mode(const KernelArgs<T>& args, std::size_t num_stations, int per_thread,
-                 cudaStream_t stream) {
+template <typename T, Mode M, bool G>
+void launch_variant(const KernelArgs<T>& args, std::size_t num_stations, int per_thread,
+                    cudaStream_t stream) {
   if (per_thread == 1)
-    launch<T, M, 1>(args, num_stations, stream);
+    launch<T, M, 1, G>(args, num_stations, stream);
   else if (per_thread == 4)
-    launch<T, M, 4>(args, num_stations, stream);
+    launch<T, M, 4, G>(args, num_stations, stream);
   else
-    launch<T, M, 2>(args, num_stations, stream);
+    launch<T, M, 2, G>(args, num_stations, stream);
+}
+
+// Grouped stations need the kGrouped kernels; uniform-only sets keep the lighter ones.
+template <typename T, Mode M>
+void launch_mode(const KernelArgs<T>& args, std::size_t num_stations, int per_thread, bool grouped,
+                 cudaStream_t stream) {
+  if (grouped)
+    launch_variant<T, M, true>(args, num_stations, per_thread, stream);
+  else
+    launch_variant<T, M, false>(args, num_stations, per_thread, stream);
 }
 
 }  // namespace
@@ -250,6 +297,8 @@ struct AaBeamCuda<T>::Impl {
   Array<Vec4<double>> raw_pos, raw_pos_y, raw_weight;  // as uploaded
   Array<Vec4<T>> pos, pos_y, weight;                   // as the beam kernels read them
   Array<Complex<T>> sw;                                // spherical-wave coefficients
+  Array<GroupDev<T>> groups;                           // element patterns of groups
+  bool any_grouped = false;                            // some station is grouped
   Packed<T> staging;                                   // host side of the uploads
 
   explicit Impl(int d) : device(d) {
@@ -281,7 +330,7 @@ struct AaBeamCuda<T>::Impl {
 
   KernelArgs<T> args(const AaDeviceSources& src, void* out) const {
     return {stations.data(), levels.data(), pos.data(), pos_y.data(), weight.data(), src.ra,
-            src.sin_dec,     src.cos_dec,   src.size,   out,          sw.data()};
+            src.sin_dec,     src.cos_dec,   src.size,   out,          sw.data(),     groups.data()};
   }
 };
 
@@ -309,6 +358,7 @@ void AaBeamCuda<T>::set_plans(std::span<const AaStationPlan> plans) {
   m.upload(m.raw_pos_y, pk.pos_y);
   m.upload(m.raw_weight, pk.weight);
   m.upload(m.sw, pk.sw);
+  m.upload(m.groups, pk.groups);
   m.reserve(m.pos, pk.pos.size);
   m.reserve(m.pos_y, pk.pos_y.size);
   m.reserve(m.weight, pk.weight.size);
@@ -321,6 +371,7 @@ void AaBeamCuda<T>::set_plans(std::span<const AaStationPlan> plans) {
     FRINGE_CUDA_CHECK_KERNEL(sizeof(T) == sizeof(float) ? "aa_prepare_kernel<float>"
                                                         : "aa_prepare_kernel<double>");
   }
+  m.any_grouped = pk.any_grouped;
   m.num_stations = plans.size();
 }
 
@@ -334,11 +385,12 @@ void AaBeamCuda<T>::evaluate_full(const AaDeviceSources& sources, bool parallact
   if (impl_->num_stations == 0 || sources.size == 0) return;
   DeviceGuard guard(impl_->device);
   const KernelArgs<T> args = impl_->args(sources, out);
+  const Impl& m = *impl_;
   if (parallactic)
-    launch_mode<T, Mode::Full>(args, impl_->num_stations, impl_->per_thread, impl_->stream);
+    launch_mode<T, Mode::Full>(args, m.num_stations, m.per_thread, m.any_grouped, m.stream);
   else
-    launch_mode<T, Mode::FullNoRotation>(args, impl_->num_stations, impl_->per_thread,
-                                         impl_->stream);
+    launch_mode<T, Mode::FullNoRotation>(args, m.num_stations, m.per_thread, m.any_grouped,
+                                         m.stream);
 }
 
 template <typename T>
@@ -346,7 +398,7 @@ void AaBeamCuda<T>::evaluate_scalar(const AaDeviceSources& sources, Complex<T>* 
   if (impl_->num_stations == 0 || sources.size == 0) return;
   DeviceGuard guard(impl_->device);
   launch_mode<T, Mode::Scalar>(impl_->args(sources, out), impl_->num_stations, impl_->per_thread,
-                               impl_->stream);
+                               impl_->any_grouped, impl_->stream);
 }
 
 template <typename T>

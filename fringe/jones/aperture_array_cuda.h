@@ -9,8 +9,11 @@
 // beam_off, gets 0.
 //
 // Only "uniform" stations (plan.uniform: element x product of per-level array factors) are
-// evaluated here; a non-uniform plan makes set_plans throw fringe::Error naming the station
-// (the caller evaluates such stations with the CPU path, aa_beam_enu).
+// evaluated here, grouped ones included (plan.groups: antennas mixing element types or feed
+// angles, the sum over groups of each group's element pattern times its array factor, the
+// pattern once per (group, source); aperture_array.h); a non-uniform plan makes set_plans
+// throw fringe::Error naming the station (the caller evaluates such stations with the CPU
+// path, aa_beam_enu).
 //
 // Accuracy (docs/gpu_station_beam.md), relative to the station's beam scale
 // norm * prod_levels sum_k |w_k| (the largest |AF| it can reach): double agrees with the CPU to

@@ -42,8 +42,19 @@ struct StationDev {
   ElementParams<T> element;       // element.sw unused: sw_offset into KernelArgs::sw instead
   T norm, norm_scalar;            // Full and Scalar normalisation factors
   int sw_offset;                  // spherical-wave coefficients of the station, or -1
+  // levels[level_begin, + num_levels): the levels whose array factors multiply; a grouped
+  // station (aperture_array.h) follows them with one LevelDev per group, and its groups'
+  // element patterns are groups[group_begin, + num_groups) (num_groups 0: not grouped).
   int level_begin, num_levels;
+  int group_begin, num_groups;
   int beam_off;
+};
+
+// One group of a grouped station: the element pattern of its antennas.
+template <typename T>
+struct GroupDev {
+  ElementParams<T> element;  // element.sw unused: sw_offset into KernelArgs::sw instead
+  int sw_offset;             // or -1 (functional pattern)
 };
 
 // One level (station, tile, ...) of a station: a range of packed elements.
@@ -156,7 +167,7 @@ template <typename T>
 __global__ void __launch_bounds__(kThreads) aa_prepare_kernel(const PrepareArgs<T> a) {
   const StationDev<T>& st = a.stations[blockIdx.x];
   const double scale = st.k0 * phase_unit<T>();
-  for (int l = 0; l < st.num_levels; ++l) {
+  for (int l = 0; l < st.num_levels + st.num_groups; ++l) {
     const LevelDev lv = a.levels[st.level_begin + l];
     for (int k = threadIdx.x; k < lv.num_elements; k += kThreads) {
       const int i = lv.elem_begin + k;
@@ -183,11 +194,46 @@ struct KernelArgs {
   const double* sin_dec;
   const double* cos_dec;
   std::size_t num_sources;
-  void* out;             // Jones<T> or Complex<T>, [station][source]
-  const Complex<T>* sw;  // spherical-wave coefficients of all stations (StationDev::sw_offset)
+  void* out;                  // Jones<T> or Complex<T>, [station][source]
+  const Complex<T>* sw;       // spherical-wave coefficients of all stations (StationDev::sw_offset)
+  const GroupDev<T>* groups;  // element patterns of the groups of grouped stations
 };
 
+// Array factors (ax; ay unless Scalar) of one level or group for the thread's S sources:
+// elements staged through shared memory in tiles (every thread of the block calls this).
+// ay = ax when the level's feeds share positions and weights.
 template <typename T, Mode M, int S>
+__device__ __forceinline__ void level_factors(const KernelArgs<T>& a, const LevelDev& lv, bool any,
+                                              Vec4<T>* s_pos, Vec4<T>* s_pos_y, Vec4<T>* s_w,
+                                              const T (&de)[S], const T (&dn)[S], const T (&du)[S],
+                                              Complex<T> (&ax)[S], Complex<T> (&ay)[S]) {
+#pragma unroll
+  for (int j = 0; j < S; ++j) ax[j] = ay[j] = {T(0), T(0)};
+  for (int k0 = 0; k0 < lv.num_elements; k0 += kTile) {
+    const int count = min(kTile, lv.num_elements - k0);
+    __syncthreads();  // the previous tile is no longer read
+    for (int i = threadIdx.x; i < count; i += kThreads) {
+      s_pos[i] = a.pos[lv.elem_begin + k0 + i];
+      s_w[i] = a.weight[lv.elem_begin + k0 + i];
+      if constexpr (M != Mode::Scalar) {
+        if (lv.pos_y_begin >= 0) s_pos_y[i] = a.pos_y[lv.pos_y_begin + k0 + i];
+      }
+    }
+    __syncthreads();
+    if (any) dispatch_tile<T, M, S>(lv, count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+  }
+  if constexpr (M != Mode::Scalar) {
+    if (lv.same_feeds) {
+#pragma unroll
+      for (int j = 0; j < S; ++j) ay[j] = ax[j];
+    }
+  }
+}
+
+// kGrouped: the variant that also evaluates grouped stations (sum over groups of the group's
+// element pattern times its array factor); launched only when some station is grouped, so
+// the uniform-only variant keeps its registers.
+template <typename T, Mode M, int S, bool kGrouped>
 __global__ void __launch_bounds__(kThreads)
     aa_beam_kernel(const KernelArgs<T> a, const std::size_t station_offset) {
   __shared__ Vec4<T> s_pos[kTile];
@@ -228,25 +274,46 @@ __global__ void __launch_bounds__(kThreads)
   for (int l = 0; l < st.num_levels; ++l) {
     const LevelDev lv = a.levels[st.level_begin + l];
     Complex<T> ax[S], ay[S];
-#pragma unroll
-    for (int j = 0; j < S; ++j) ax[j] = ay[j] = {T(0), T(0)};
-    for (int k0 = 0; k0 < lv.num_elements; k0 += kTile) {
-      const int count = min(kTile, lv.num_elements - k0);
-      __syncthreads();  // the previous tile is no longer read
-      for (int i = threadIdx.x; i < count; i += kThreads) {
-        s_pos[i] = a.pos[lv.elem_begin + k0 + i];
-        s_w[i] = a.weight[lv.elem_begin + k0 + i];
-        if constexpr (M != Mode::Scalar) {
-          if (lv.pos_y_begin >= 0) s_pos_y[i] = a.pos_y[lv.pos_y_begin + k0 + i];
-        }
-      }
-      __syncthreads();
-      if (any) dispatch_tile<T, M, S>(lv, count, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
-    }
+    level_factors<T, M, S>(a, lv, any, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
 #pragma unroll
     for (int j = 0; j < S; ++j) {
       fx[j] = fx[j] * ax[j];
-      if constexpr (M != Mode::Scalar) fy[j] = fy[j] * (lv.same_feeds ? ax[j] : ay[j]);
+      if constexpr (M != Mode::Scalar) fy[j] = fy[j] * ay[j];
+    }
+  }
+
+  // Grouped stations: sum over groups of E_g(s) AF_g(s), the element pattern once per (group,
+  // source); the direction is rebuilt from its offset to the beam direction (in double).
+  Jones<T> gsum[kGrouped && M != Mode::Scalar ? S : 1];
+  Complex<T> gsum_s[kGrouped && M == Mode::Scalar ? S : 1];
+  const bool grouped = kGrouped && st.num_groups > 0;
+  if constexpr (kGrouped) {
+    if constexpr (M == Mode::Scalar) {
+#pragma unroll
+      for (int j = 0; j < S; ++j) gsum_s[j] = {T(0), T(0)};
+    } else {
+#pragma unroll
+      for (int j = 0; j < S; ++j) gsum[j] = Jones<T>{};
+    }
+    for (int g = 0; g < st.num_groups; ++g) {
+      const LevelDev lv = a.levels[st.level_begin + st.num_levels + g];
+      Complex<T> ax[S], ay[S];
+      level_factors<T, M, S>(a, lv, any, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
+      const GroupDev<T>& gd = a.groups[st.group_begin + g];
+      ElementParams<T> el = gd.element;
+      el.sw = gd.sw_offset >= 0 ? a.sw + gd.sw_offset : nullptr;
+#pragma unroll
+      for (int j = 0; j < S; ++j) {
+        if (!active[j]) continue;
+        const T et = static_cast<T>(static_cast<double>(de[j]) + st.beam_e);
+        const T nt = static_cast<T>(static_cast<double>(dn[j]) + st.beam_n);
+        const T ut = static_cast<T>(static_cast<double>(du[j]) + st.beam_u);
+        if constexpr (M == Mode::Scalar) {
+          gsum_s[j] += ax[j] * aa_element_scalar(el, et, nt, ut);
+        } else {
+          gsum[j] += aa_jones(aa_element_jones(el, et, nt, ut), ax[j], ay[j]);
+        }
+      }
     }
   }
 
@@ -265,14 +332,24 @@ __global__ void __launch_bounds__(kThreads)
     const T et = static_cast<T>(e), nt = static_cast<T>(nn), ut = static_cast<T>(u);
     if constexpr (M == Mode::Scalar) {
       Complex<T> v{T(0), T(0)};
-      if (active[j]) v = fx[j] * (aa_element_scalar(st.element, et, nt, ut) * st.norm_scalar);
+      if (active[j] && grouped) {
+        v = fx[j] * gsum_s[kGrouped ? j : 0] * st.norm_scalar;
+      } else if (active[j]) {
+        v = fx[j] * (aa_element_scalar(st.element, et, nt, ut) * st.norm_scalar);
+      }
       static_cast<Complex<T>*>(a.out)[idx] = v;
     } else {
       Jones<T> jm{};
       if (active[j]) {
-        ElementParams<T> el = st.element;
-        el.sw = st.sw_offset >= 0 ? a.sw + st.sw_offset : nullptr;
-        jm = aa_jones(aa_element_jones(el, et, nt, ut), fx[j] * st.norm, fy[j] * st.norm);
+        if (grouped) {
+          const Jones<T>& gj = gsum[kGrouped ? j : 0];
+          const Complex<T> x = fx[j] * st.norm, y = fy[j] * st.norm;
+          jm = Jones<T>{x * gj.a, x * gj.b, y * gj.c, y * gj.d};
+        } else {
+          ElementParams<T> el = st.element;
+          el.sw = st.sw_offset >= 0 ? a.sw + st.sw_offset : nullptr;
+          jm = aa_jones(aa_element_jones(el, et, nt, ut), fx[j] * st.norm, fy[j] * st.norm);
+        }
         if constexpr (M == Mode::Full) {
           const astro::Rotation2<double> r =
               parallactic_rotation_from_terms(sh, ch, sd, cd, st.sin_lat, st.cos_lat);

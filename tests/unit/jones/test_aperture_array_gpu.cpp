@@ -75,10 +75,10 @@ void add_sources(Case& c, std::size_t n, unsigned seed) {
   }
 }
 
-Case make_case(const fs::path& dir, const ApertureArrayConfig& aa, double freq_hz,
+Case make_case(telescope::TelescopeModel tel, const ApertureArrayConfig& aa, double freq_hz,
                std::size_t num_sources) {
   Case c;
-  c.tel = telescope::load_telescope_model(dir);
+  c.tel = std::move(tel);
   c.config.station_type = StationType::ApertureArray;
   c.config.aperture_array = aa;
   c.model = std::make_unique<ApertureArrayModel>(c.tel, aa);
@@ -96,13 +96,26 @@ Case make_case(const fs::path& dir, const ApertureArrayConfig& aa, double freq_h
   return c;
 }
 
-// Largest |AF| of a plan's station: norm * prod_levels sum_k max_f |w_kf|.
+Case make_case(const fs::path& dir, const ApertureArrayConfig& aa, double freq_hz,
+               std::size_t num_sources) {
+  return make_case(telescope::load_telescope_model(dir), aa, freq_hz, num_sources);
+}
+
+double weight_sum(const AaLevel& level) {
+  double sum = 0.0;
+  for (std::size_t k = 0; k < level.weight[0].size(); ++k)
+    sum += std::max(abs(level.weight[0][k]), abs(level.weight[1][k]));
+  return sum;
+}
+
+// Largest |AF| of a plan's station: norm * prod_levels sum_k max_f |w_kf| (a grouped plan's
+// groups together count as one more level).
 double beam_scale(const AaStationPlan& plan, double norm) {
   double s = norm;
-  for (const AaLevel& level : plan.levels) {
+  for (const AaLevel& level : plan.levels) s *= weight_sum(level);
+  if (!plan.groups.empty()) {
     double sum = 0.0;
-    for (std::size_t k = 0; k < level.weight[0].size(); ++k)
-      sum += std::max(abs(level.weight[0][k]), abs(level.weight[1][k]));
+    for (const AaGroupPlan& g : plan.groups) sum += weight_sum(g.level);
     s *= sum;
   }
   return s;
@@ -120,14 +133,18 @@ double phase_turns(const Case& c, const AaStationPlan& plan) {
     const double d = std::hypot(e - plan.beam_enu.x, n - plan.beam_enu.y, u - plan.beam_enu.z);
     max_d = std::max(max_d, d);
   }
-  double turns = 0.0;
-  for (const AaLevel& level : plan.levels) {
+  const auto radius = [](const AaLevel& level) {
     double r = 0.0;
     for (const AaFeed* f : level.feed)
       for (std::size_t k = 0; k < f->x_true.size(); ++k)
         r = std::max(r, std::hypot(f->x_true[k], f->y_true[k], f->z_true[k]));
-    turns += plan.k0 * r * max_d / (2.0 * std::numbers::pi);
-  }
+    return r;
+  };
+  double r_groups = 0.0;
+  for (const AaGroupPlan& g : plan.groups) r_groups = std::max(r_groups, radius(g.level));
+  double turns = plan.k0 * r_groups * max_d / (2.0 * std::numbers::pi);
+  for (const AaLevel& level : plan.levels)
+    turns += plan.k0 * radius(level) * max_d / (2.0 * std::numbers::pi);
   return turns;
 }
 
@@ -137,7 +154,8 @@ double phase_turns(const Case& c, const AaStationPlan& plan) {
 template <typename T>
 double tolerance(const Case& c, const AaStationPlan& plan) {
   if constexpr (sizeof(T) == sizeof(double)) return 1e-10;
-  return 2e-6 * (2.0 * double(plan.levels.size()) + phase_turns(c, plan));
+  const double levels = double(plan.levels.size() + (plan.groups.empty() ? 0 : 1));
+  return 2e-6 * (2.0 * levels + phase_turns(c, plan));
 }
 
 // Host ENU directions of the sources at a plan's station.
@@ -437,8 +455,8 @@ TEST(ApertureArrayGpu, NonUniformPlanIsRefused) {
 
 // Spherical-wave element patterns (issue 19) on the GPU against the CPU, element by element:
 // the uniform stations (0 and 2) of tests/data/oskar-reference/spherical_wave_aa/sw.tm
-// (station 1 mixes element types: CPU only), at two frequencies that pick different files,
-// with and without element normalisation, double and float (the same tolerances as the
+// (station 1 mixes element types: GroupedStations below), at two frequencies that pick different
+// files, with and without element normalisation, double and float (the same tolerances as the
 // functional patterns; the sum has 15 terms per feed).
 TEST(ApertureArrayGpu, SphericalWaveElements) {
   SKIP_WITHOUT_GPU();
@@ -450,7 +468,8 @@ TEST(ApertureArrayGpu, SphericalWaveElements) {
       aa.element_pattern.enable_numerical = true;
       aa.element_pattern.normalise = normalise;
       Case c = make_case(dir, aa, freq, 801);
-      std::erase_if(c.plans, [](const AaStationPlan& p) { return !p.uniform; });
+      std::erase_if(c.plans,
+                    [](const AaStationPlan& p) { return !p.uniform || !p.groups.empty(); });
       ASSERT_EQ(c.plans.size(), 2u);
       for (const auto& p : c.plans) ASSERT_NE(p.element.sw, nullptr);
       expect_ok(check_full<double>(c, false), "spherical wave E double");
@@ -484,6 +503,52 @@ TEST(ApertureArrayGpu, SphericalWaveFekoElements) {
       }
     }
   }
+}
+
+// Grouped stations (antennas mixing element types or feed angles, aperture_array.h) on the GPU
+// against the CPU's grouped path, element by element (the CPU's grouped path equals its
+// recursive reference: test_aperture_array_groups.cpp). (a) Every station of sw.tm (station 1
+// mixes spherical-wave types 0 and 1; 0 and 2 are uniform, so one evaluator holds both kinds)
+// at two frequencies, with and without element normalisation; (b) SKA-Low AA1 dipoles whose
+// feed angles fall into four groups, with time-variable errors, Full and Scalar.
+TEST(ApertureArrayGpu, GroupedStations) {
+  SKIP_WITHOUT_GPU();
+  const fs::path dir = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" / "oskar-reference" /
+                       "spherical_wave_aa" / "sw.tm";
+  for (const bool normalise : {false, true}) {
+    for (const double freq : {105e6, 112e6}) {
+      ApertureArrayConfig aa;
+      aa.element_pattern.enable_numerical = true;
+      aa.element_pattern.normalise = normalise;
+      const Case c = make_case(dir, aa, freq, 801);
+      ASSERT_EQ(c.plans.size(), 3u);
+      ASSERT_EQ(c.plans[1].groups.size(), 2u);
+      EXPECT_TRUE(c.plans[0].groups.empty());
+      expect_ok(check_full<double>(c, false), "grouped spherical wave E double");
+      expect_ok(check_full<double>(c, true), "grouped spherical wave E R double");
+      expect_ok(check_full<float>(c, false), "grouped spherical wave E float");
+      expect_ok(check_scalar<double>(c), "grouped spherical wave scalar double");
+    }
+  }
+  telescope::TelescopeModel tel = telescope::load_telescope_model(model_path("ska-low-aa1.tm"));
+  for (auto& sm : tel.station_models) {
+    for (auto& f : sm.feeds) {
+      for (std::size_t k = 0; k < f.feed_angle.size(); ++k) {
+        f.feed_angle[k].alpha += double(k % 4) * 22.5 * kDeg;
+        f.gain_phase[k].gain_error = 0.02;
+        f.gain_phase[k].phase_error = 0.01;
+      }
+    }
+  }
+  ApertureArrayConfig aa = dipole_config();
+  aa.element_pattern.taper = ElementTaper::Cosine;
+  aa.element_pattern.taper_cosine_power = 1.5;
+  const Case c = make_case(std::move(tel), aa, 150e6, 1001);
+  for (const auto& p : c.plans) ASSERT_EQ(p.groups.size(), 4u);
+  expect_ok(check_full<double>(c, true), "AA1 grouped feed angles E R double");
+  expect_ok(check_full<float>(c, true), "AA1 grouped feed angles E R float");
+  expect_ok(check_scalar<double>(c), "AA1 grouped feed angles scalar double");
+  expect_ok(check_scalar<float>(c), "AA1 grouped feed angles scalar float");
 }
 
 }  // namespace
