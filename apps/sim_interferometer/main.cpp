@@ -26,6 +26,7 @@
 #include "fringe/core/resources.h"
 #include "fringe/core/timer.h"
 #include "fringe/io/ms/ms_path.h"
+#include "fringe/jones/numerical_patterns.h"
 #include "fringe/settings/app_cli.h"
 #include "fringe/settings/embedded_schemas.h"
 #include "fringe/settings/ini.h"
@@ -113,6 +114,8 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options,
     for (const auto& line : split_lines(fringe::telescope::format_summary(tel, summary)))
       log.info("  " + line);
     timers.add("load telescope", t.seconds());
+    // Element pattern files that cannot be used, or malformed ones: bad input (exit 2).
+    fringe::jones::check_numerical_patterns(config.beam, tel);
     if (sky.empty()) {
       throw fringe::Error(
           "the sky model is empty: no sources to simulate (check the sky/... settings, the "
