@@ -13,6 +13,9 @@
 // G_p = diag(g_X, g_Y), so the visibilities become G_p V G_q^H before the system noise is
 // added; Scalar mode uses g_X. Stations take the table's entries in layout order; the table may
 // hold more entries than stations (the rest are unused), not fewer.
+// The same layout in a station or tile folder is a per-element table (one entry per element,
+// third dimension = the folder's element count): StationModel::element_gains, applied to the
+// beamforming weights (jones/aperture_array.cpp).
 #pragma once
 
 #include <complex>
