@@ -77,14 +77,18 @@ SimCase make_case() {
   return c;
 }
 
-// Per-element tables: 4 stations (flat with X-only and X/Y tables, tiled with tables at both
-// levels, none), tables of 2 times x 3 channels (120, 99.8, 108 MHz).
-SimCase make_element_case() {
+// Per-element tables (README of the data folder): 5 stations (flat with X-only and X/Y tables,
+// tiled with tables at both levels, none, distinct tiles with a station-level table), tables
+// of 2 times x 3 channels (120, 99.8, 108 MHz). `uniform_only` drops the last station (distinct
+// tiles), so every beam is evaluated by the GPU's aperture-array kernels; with it, the run
+// takes the GPU back end's path for non-uniform stations.
+SimCase make_element_case(bool uniform_only) {
   SimCase c{fringe::telescope::load_telescope_model(
                 std::string(FRINGE_SOURCE_DIR) +
                 "/tests/data/oskar-reference/element_gain_model/telescope.tm"),
             {},
             {}};
+  if (uniform_only) c.tel.stations.pop_back();
   auto& s = c.config;
   s.observation.start_frequency_hz = 100e6;  // channels take table channels 1 and 2
   s.observation.num_channels = 2;
@@ -112,12 +116,17 @@ TEST(GainModelGpu, ScalarSingleWithNoiseMatchesCpu) {
 }
 
 TEST(GainModelGpu, ElementGainsFullDoubleMatchCpu) {
-  fringe_sim_test::compare_gpu_cpu(make_element_case(), kFolder, "element_gain_full_dp", 1e-6,
+  fringe_sim_test::compare_gpu_cpu(make_element_case(true), kFolder, "element_gain_full_dp", 1e-6,
                                    Metric::MaxOverMax);
 }
 
+TEST(GainModelGpu, ElementGainsWithDistinctTilesFullDoubleMatchCpu) {
+  fringe_sim_test::compare_gpu_cpu(make_element_case(false), kFolder,
+                                   "element_gain_distinct_tiles_full_dp", 1e-6, Metric::MaxOverMax);
+}
+
 TEST(GainModelGpu, ElementGainsScalarSingleMatchCpu) {
-  SimCase c = make_element_case();
+  SimCase c = make_element_case(true);
   c.config.pol_mode = fringe::sim::PolarisationMode::Scalar;
   c.config.precision = fringe::Precision::Single;
   fringe_sim_test::compare_gpu_cpu(c, kFolder, "element_gain_scalar_sp", 2e-5, Metric::MaxOverMax);

@@ -3,7 +3,7 @@
 gain_model.h5 inside station and tile folders, which multiplies the elements' beamforming
 weights. Debian's python3 with h5py and numpy: /usr/bin/python3 make_case.py (run here).
 
-telescope.tm: 4 aperture-array stations of dipoles (root layout.txt, ENU, m), one folder each:
+telescope.tm: 5 aperture-array stations of dipoles (root layout.txt, ENU, m), one folder each:
   s0: 5 elements and a gain table with different X and Y gains, but no Y-specific beamforming
       file, so OSKAR forms both feeds' beams with the X weights: gain_ypol is unused.
   s1: 5 elements, a gain table with different X and Y gains and gain_phase_y.txt (all "1 0",
@@ -12,6 +12,8 @@ telescope.tm: 4 aperture-array stations of dipoles (root layout.txt, ENU, m), on
       station's 3 x 3 entries and the tile's 4 x 4; tiles' X and Y gains differ, the station's
       has gain_xpol only).
   s3: 5 elements, no table (its visibilities show that the tables are per station).
+  s4: 3 tiles, each its own folder with its own layout (so fringe takes its general, recursive
+      path), and a station-level table with different X and Y gains (unused Y, as s0).
 Tables: 2 times for the 3 simulated times (the 3rd takes the table's last time, as OSKAR
 clamps) and 3 channels at 120, 99.8 and 108 MHz, so the simulated channels 100 and 107 MHz
 take table channels 1 and 2. Gains follow gain() below: amplitude and phase vary with element,
@@ -62,6 +64,7 @@ def write_layout(folder, rows):
 FLAT = [(0, 0), (2.1, 0.4), (-1.3, 1.9), (0.7, -2.4), (-2.2, -0.9)]  # East, North (m)
 TILE = [(-0.6, -0.6), (0.6, -0.6), (-0.6, 0.6), (0.6, 0.6)]
 TILES = [(0, 0), (3.5, 0.5), (-1.0, 3.2)]
+DISTINCT_TILES = [TILE, TILE[:3], [(-0.5, 0.0), (0.5, 0.0), (0.0, 0.9), (0.0, -0.9)]]
 
 
 def write_model(name, with_gains):
@@ -71,10 +74,10 @@ def write_model(name, with_gains):
     os.makedirs(root)
     with open(os.path.join(root, "position.txt"), "w") as f:
         f.write("116.7644482 -26.82472208 377.8\n")
-    write_layout(root, [(0, 0), (180.5, -60.25), (-95.75, 210), (350, 325.5)])
-    for s in range(4):
+    write_layout(root, [(0, 0), (180.5, -60.25), (-95.75, 210), (350, 325.5), (-240, -130.5)])
+    for s in range(5):
         os.makedirs(os.path.join(root, "s%d" % s))
-    s0, s1, s2, s3 = (os.path.join(root, "s%d" % s) for s in range(4))
+    s0, s1, s2, s3, s4 = (os.path.join(root, "s%d" % s) for s in range(5))
     write_layout(s0, FLAT)
     write_layout(s1, FLAT)
     with open(os.path.join(s1, "gain_phase_y.txt"), "w") as f:
@@ -84,11 +87,17 @@ def write_model(name, with_gains):
     os.makedirs(tile)
     write_layout(tile, TILE)
     write_layout(s3, FLAT)
+    write_layout(s4, TILES)
+    for i, layout in enumerate(DISTINCT_TILES):
+        folder = os.path.join(s4, "tile%d" % i)
+        os.makedirs(folder)
+        write_layout(folder, layout)
     if with_gains:
         write_table(s0, len(FLAT), 0, True)
         write_table(s1, len(FLAT), 1, True)
         write_table(s2, len(TILES), 2, False)
         write_table(tile, len(TILE), 3, True)
+        write_table(s4, len(TILES), 4, True)
 
 
 def main():
