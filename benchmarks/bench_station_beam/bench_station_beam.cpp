@@ -11,16 +11,27 @@
 //       sources, one time), S sources per thread; ratio_to_bound = rate / sincos bound;
 //   jones_e_aa4/<precision>/n<side>: the GPU E stage of the 4 times (host plans, upload and
 //       prepare kernel, beam kernel), against OSKAR's Jones E time on an H200.
+//   aa_pattern_cpu/<precision>/<case>/threads_<n>, aa_pattern_gpu/<precision>/<case>: element
+//       patterns (issue 19) on the same model and time: <case> is `dipole` (functional),
+//       `sw_uniform` (every antenna one spherical-wave type, order --sw-order), `sw_mixed`
+//       (antennas alternating between two spherical-wave types: grouped evaluation,
+//       docs/station_beams.md) or `dipole_mixed_angles` (dipoles alternating between feed angles
+//       0 and 90 deg: grouped); ratio_to_dipole = seconds / the dipole's. CPU: the E stage of
+//       --cpu-stations stations; GPU: the beam kernel alone (J = E R, all stations, 316^2
+//       sources). The coefficient files are synthetic (a short dipole's l = 1 TM term plus
+//       seeded terms up to the order), written to a temporary folder and removed after.
 // Throughput unit: element-source evaluations per second (elements x sources x stations x
 // times). Without a CUDA GPU the GPU rows are replaced by a note line.
 // Usage: bench_station_beam [--model DIR] [--cpu-stations N] [--cpu-sources S] [--repeats R]
-//                           [--filter substring]
+//                           [--sw-order L] [--filter substring]
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -53,6 +64,7 @@ struct Options {
   std::size_t cpu_stations = 64;
   std::size_t cpu_sources = 4096;  // 16 blocks of 256 directions: all threads busy
   int repeats = 5;
+  int sw_order = 3;  // highest order l of the synthetic spherical-wave files
   std::string filter;
 };
 
@@ -71,16 +83,26 @@ struct Observation {
 Observation load_observation(const std::string& dir) {
   Observation o;
   o.tel = telescope::load_telescope_model(dir);
+  return o;
+}
+
+ApertureArrayConfig dipole_aa() {
+  ApertureArrayConfig aa;
+  aa.element_pattern.functional_type = ElementFunctionalType::Dipole;
+  aa.element_pattern.enable_numerical = false;
+  return aa;
+}
+
+// Fills in the beam configuration and model of an observation whose telescope is loaded.
+void prepare_observation(Observation& o, const ApertureArrayConfig& aa = dipole_aa()) {
   o.config.station_type = StationType::ApertureArray;
-  o.config.aperture_array.element_pattern.functional_type = ElementFunctionalType::Dipole;
-  o.config.aperture_array.element_pattern.enable_numerical = false;
+  o.config.aperture_array = aa;
   o.model = std::make_unique<ApertureArrayModel>(o.tel, o.config.aperture_array);
   o.sites = station_sites(o.tel);
   const double mjd0 = astro::calendar_to_mjd(2000, 1, 1, 13, 30);
   for (int t = 0; t < 4; ++t) o.gast.push_back(astro::gast_rad(mjd0 + (t + 0.5) * 60.0 / 86400.0));
   const AaNode& root = o.model->nodes()[std::size_t(o.model->station_node(0))];
   o.elements = root.size();
-  return o;
 }
 
 // Plans of the first `count` stations at time t (OpenMP over stations).
@@ -157,6 +179,133 @@ void bench_cpu(const Options& opt, const Observation& o, const sky::SkyModel& sk
         {"seconds", t},
         {"throughput", work / t},
         {"unit", kUnit}});
+}
+
+// Element-pattern cases (issue 19) on the model of `o` (see the header comment).
+enum class PatternCase { Dipole, SwUniform, SwMixed, DipoleMixedAngles };
+constexpr PatternCase kPatternCases[] = {PatternCase::Dipole, PatternCase::SwUniform,
+                                         PatternCase::SwMixed, PatternCase::DipoleMixedAngles};
+
+const char* case_name(PatternCase c) {
+  switch (c) {
+    case PatternCase::Dipole:
+      return "dipole";
+    case PatternCase::SwUniform:
+      return "sw_uniform";
+    case PatternCase::SwMixed:
+      return "sw_mixed";
+    case PatternCase::DipoleMixedAngles:
+      return "dipole_mixed_angles";
+  }
+  return "";
+}
+
+// Synthetic spherical-wave coefficient files of types 0 and 1 at 100 MHz, orders 1..order:
+// the l = 1 TM pair of a short dipole (as tests/data/oskar-reference/spherical_wave_aa) plus
+// seeded terms of amplitude 0.05 / l for the other orders and parts, different per type.
+void write_sw_files(const std::filesystem::path& dir, int order) {
+  std::filesystem::create_directories(dir);
+  for (int type = 0; type < 2; ++type) {
+    std::uint64_t state = 12345u + 777u * std::uint64_t(type);
+    const auto next = [&state] {  // splitmix64 to [-1, 1)
+      std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      return double((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
+    };
+    for (const char* feed : {"x", "y"}) {
+      for (const char* mode : {"te", "tm"}) {
+        for (const char* part : {"re", "im"}) {
+          std::ofstream f(dir / (std::string("element_pattern_spherical_wave_") + feed + "_" +
+                                 mode + "_" + part + "_" + std::to_string(type) + "_100.txt"));
+          f.precision(17);
+          for (int l = 1; l <= order; ++l) {
+            for (int m = -l; m <= l; ++m) {
+              double v = 0.05 / double(l) * next();
+              if (l == 1 && std::string(mode) == "tm" && std::string(part) == "re" && m != 0)
+                v = m == -1 ? 1.0 : -1.0;
+              f << (m > -l ? " " : "") << v;
+            }
+            f << '\n';
+          }
+        }
+      }
+    }
+  }
+}
+
+// An observation of the same telescope for one pattern case. `sw_dir` holds the files.
+std::unique_ptr<Observation> pattern_observation(const Observation& base, PatternCase c,
+                                                 const std::filesystem::path& sw_dir) {
+  auto o = std::make_unique<Observation>();
+  o->tel = base.tel;
+  ApertureArrayConfig aa = dipole_aa();
+  if (c == PatternCase::SwUniform || c == PatternCase::SwMixed) {
+    // Files at the model's root apply to every station (the station folders have none).
+    o->tel.directory = sw_dir.string();
+    aa.element_pattern.enable_numerical = true;
+  }
+  for (auto& m : o->tel.station_models) {
+    const std::size_t n = m.num_elements();
+    if (c == PatternCase::SwMixed) {
+      m.element_types.assign(n, 0);
+      for (std::size_t k = 1; k < n; k += 2) m.element_types[k] = 1;
+    }
+    if (c == PatternCase::DipoleMixedAngles) {
+      for (auto& f : m.feeds)
+        for (std::size_t k = 1; k < n; k += 2) f.feed_angle[k].alpha += kPi / 2;
+    }
+  }
+  prepare_observation(*o, aa);
+  return o;
+}
+
+// The CPU E stage of one pattern case (as bench_cpu); returns seconds.
+template <typename T>
+double bench_pattern_cpu(const Options& opt, const Observation& o, const sky::SkyModel& sky,
+                         PatternCase c, int threads, double dipole_seconds) {
+  const std::string name = std::string("aa_pattern_cpu/") + (sizeof(T) == 8 ? "double" : "float") +
+                           "/" + case_name(c) + "/threads_" + std::to_string(threads);
+  if (!wanted(opt, name)) return 0.0;
+  const std::size_t np = std::min(opt.cpu_stations, o.sites.size());
+  std::size_t ns = std::min(opt.cpu_sources, sky.ra.size());
+  if (threads == 1) ns = std::max<std::size_t>(16, ns / 8);
+  StationJonesInput in;
+  in.stations = std::span(o.sites).first(np);
+  in.pointing = o.pointing;
+  in.gast_rad = o.gast[0];
+  in.freq_hz = o.freq_hz;
+  in.ra = std::span(sky.ra).first(ns);
+  in.dec = std::span(sky.dec).first(ns);
+  in.aperture_array = o.model.get();
+  std::vector<Jones<T>> out(np * ns);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  evaluate_station_jones_full<T>(o.config, in, out);  // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < std::max(1, opt.repeats); ++r) {
+    const auto t0 = Clock::now();
+    evaluate_station_jones_full<T>(o.config, in, out);
+    times.push_back(seconds_since(t0));
+  }
+  omp_set_num_threads(saved);
+  const double t = median(times);
+  const AaStationPlan plan = make_plans(o, 1, 0).front();
+  nlohmann::json j{
+      {"name", name},
+      {"stations", np},
+      {"elements", o.elements},
+      {"groups", plan.groups.size()},
+      {"sw_order", c == PatternCase::SwUniform || c == PatternCase::SwMixed ? opt.sw_order : 0},
+      {"sources", ns},
+      {"times", 1},
+      {"threads", threads},
+      {"seconds", t},
+      {"throughput", double(np) * double(o.elements) * double(ns) / t},
+      {"unit", kUnit}};
+  if (dipole_seconds > 0.0) j["ratio_to_dipole"] = t / dipole_seconds;
+  emit(j);
+  return t;
 }
 
 #ifdef FRINGE_HAVE_CUDA
@@ -282,6 +431,39 @@ void bench_gpu_stage(const Options& opt, const Observation& o, std::uint64_t sid
         {"kernel_speedup_vs_oskar", oskar / tk}});
 }
 
+// The GPU beam kernel alone (J = E R, all stations, one time) for one pattern case; returns
+// kernel seconds (0 when filtered out).
+template <typename T>
+double bench_pattern_gpu(const Options& opt, const Observation& o, const sky::SkyModel& sky,
+                         PatternCase c, double dipole_seconds) {
+  const std::string name =
+      std::string("aa_pattern_gpu/") + (sizeof(T) == 8 ? "double" : "float") + "/" + case_name(c);
+  if (!wanted(opt, name)) return 0.0;
+  const std::vector<AaStationPlan> plans = make_plans(o, o.sites.size(), 0);
+  bench::GpuBeam<T> gb(sky.ra, sky.dec, plans.size());
+  gb.set_plans(plans);
+  const int spt = sizeof(T) == 8 ? 2 : 4;  // the evaluator's defaults
+  gb.evaluate(true, spt);                  // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < opt.repeats; ++r) times.push_back(gb.evaluate(true, spt));
+  const double t = median(times);
+  nlohmann::json j{
+      {"name", name},
+      {"stations", plans.size()},
+      {"elements", o.elements},
+      {"groups", plans.front().groups.size()},
+      {"sw_order", c == PatternCase::SwUniform || c == PatternCase::SwMixed ? opt.sw_order : 0},
+      {"sources", sky.ra.size()},
+      {"times", 1},
+      {"sources_per_thread", spt},
+      {"seconds", t},
+      {"throughput", double(plans.size()) * double(o.elements) * double(sky.ra.size()) / t},
+      {"unit", kUnit}};
+  if (dipole_seconds > 0.0) j["ratio_to_dipole"] = t / dipole_seconds;
+  emit(j);
+  return t;
+}
+
 void bench_gpu(const Options& opt, const Observation& o, const sky::SkyModel& sky316) {
   const bench::GpuDescription gpu = bench::describe_gpu();
   emit({{"name", "gpu_device"},
@@ -305,13 +487,57 @@ Options parse(int argc, char** argv) {
       .value("--cpu-stations", "N", opt.cpu_stations)
       .value("--cpu-sources", "S", opt.cpu_sources)
       .value("--repeats", "R", opt.repeats)
+      .value("--sw-order", "L", opt.sw_order)
       .value("--filter", "substring", opt.filter)
       .parse(argc, argv);
-  if (opt.cpu_stations < 1 || opt.cpu_sources < 1 || opt.repeats < 1) {
-    std::cerr << "error: need --cpu-stations >= 1, --cpu-sources >= 1, --repeats >= 1\n";
+  if (opt.cpu_stations < 1 || opt.cpu_sources < 1 || opt.repeats < 1 || opt.sw_order < 1) {
+    std::cerr << "error: need --cpu-stations >= 1, --cpu-sources >= 1, --repeats >= 1, "
+                 "--sw-order >= 1\n";
     std::exit(2);
   }
   return opt;
+}
+
+// The element-pattern cases (CPU, then GPU when there is one), skipped unless the filter
+// selects one of their names.
+void bench_patterns(const Options& opt, const Observation& base, const sky::SkyModel& sky) {
+  bool any = false;
+  for (const char* where : {"aa_pattern_cpu/", "aa_pattern_gpu/"})
+    for (const char* prec : {"double/", "float/"})
+      for (PatternCase c : kPatternCases)
+        any = any || wanted(opt, std::string(where) + prec + case_name(c) + "/threads_1");
+  if (!any) return;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("fringe_bench_sw_" + std::to_string(::getpid()));
+  struct Cleanup {
+    std::filesystem::path dir;
+    ~Cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  write_sw_files(dir, opt.sw_order);
+  std::vector<std::unique_ptr<Observation>> obs;
+  for (PatternCase c : kPatternCases) obs.push_back(pattern_observation(base, c, dir));
+  for (int threads : {omp_get_max_threads(), 1}) {
+    double dipole_d = 0.0, dipole_f = 0.0;
+    for (std::size_t i = 0; i < obs.size(); ++i) {
+      const PatternCase c = kPatternCases[i];
+      const double td = bench_pattern_cpu<double>(opt, *obs[i], sky, c, threads, dipole_d);
+      const double tf = bench_pattern_cpu<float>(opt, *obs[i], sky, c, threads, dipole_f);
+      if (c == PatternCase::Dipole) dipole_d = td, dipole_f = tf;
+    }
+  }
+#ifdef FRINGE_HAVE_CUDA
+  if (cuda_devices().empty()) return;
+  double dipole_d = 0.0, dipole_f = 0.0;
+  for (std::size_t i = 0; i < obs.size(); ++i) {
+    const PatternCase c = kPatternCases[i];
+    const double td = bench_pattern_gpu<double>(opt, *obs[i], sky, c, dipole_d);
+    const double tf = bench_pattern_gpu<float>(opt, *obs[i], sky, c, dipole_f);
+    if (c == PatternCase::Dipole) dipole_d = td, dipole_f = tf;
+  }
+#endif
 }
 
 }  // namespace
@@ -319,12 +545,14 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   const Options opt = parse(argc, argv);
   try {
-    const Observation o = load_observation(opt.model);
+    Observation o = load_observation(opt.model);
+    prepare_observation(o);
     const sky::SkyModel sky316 = grid_sky(316);
     for (int threads : {omp_get_max_threads(), 1}) {
       bench_cpu<double>(opt, o, sky316, threads);
       bench_cpu<float>(opt, o, sky316, threads);
     }
+    bench_patterns(opt, o, sky316);
 #ifdef FRINGE_HAVE_CUDA
     if (!cuda_devices().empty()) {
       bench_gpu(opt, o, sky316);

@@ -10,6 +10,7 @@
 #include "fringe/core/error.h"
 #include "fringe/core/philox.h"
 #include "fringe/core/simd_sincos.h"
+#include "fringe/jones/aperture_array_sw_block.h"
 #include "fringe/jones/jones_math.h"
 #include "fringe/telescope/station_model.h"
 #include "fringe/telescope/telescope_model.h"
@@ -336,6 +337,8 @@ struct BlockBuffers {
   std::vector<double> ax_re, ax_im, ay_re, ay_im;      // one level's (or group's) factors
   std::vector<Jones<double>> sum_j;                    // grouped: sum_g E_g AF_g (Full)
   std::vector<Complex<double>> sum_s;                  // grouped: the same (Scalar)
+  std::vector<Jones<double>> elem;                     // element patterns of the block
+  SwBlockScratch sw;                                   // spherical waves, vectorised
   BlockBuffers()
       : afx_re(kBlock),
         afx_im(kBlock),
@@ -346,7 +349,8 @@ struct BlockBuffers {
         ay_re(kBlock),
         ay_im(kBlock),
         sum_j(kBlock),
-        sum_s(kBlock) {}
+        sum_s(kBlock),
+        elem(kBlock) {}
 };
 
 // Grouped evaluation of a block: sum over groups of E_g(s) AF_g(s), the element pattern once
@@ -359,15 +363,17 @@ void sum_groups(const AaStationPlan& plan, const double* pe, const double* pn, c
   for (const AaGroupPlan& g : plan.groups) {
     level_array_factors<kScalar>(g.level, plan.k0, pe, pn, pu, m, b.ax_re.data(), b.ax_im.data(),
                                  b.ay_re.data(), b.ay_im.data());
+    const bool block = !kScalar && aa_sw_block_applies(g.element);
+    if (block) aa_sw_block(g.element, pe, pn, pu, m, b.sw, b.elem.data());
     for (std::size_t j = 0; j < m; ++j) {
       if (pu[j] < 0.0) continue;
       const Complex<double> ax{b.ax_re[j], b.ax_im[j]};
       if constexpr (kScalar) {
         b.sum_s[j] += ax * aa_element_scalar(g.element, pe[j], pn[j], pu[j]);
       } else {
-        const Jones<double> r = aa_jones(aa_element_jones(g.element, pe[j], pn[j], pu[j]), ax,
-                                         Complex<double>{b.ay_re[j], b.ay_im[j]});
-        b.sum_j[j] += r;
+        const Jones<double> el =
+            block ? b.elem[j] : aa_element_jones(g.element, pe[j], pn[j], pu[j]);
+        b.sum_j[j] += aa_jones(el, ax, Complex<double>{b.ay_re[j], b.ay_im[j]});
       }
     }
   }
@@ -411,6 +417,8 @@ void evaluate_uniform(const AaStationPlan& plan, std::span<const double> e,
         }
       }
       if (grouped) sum_groups<kScalar>(plan, pe, pn, pu, m, b);
+      const bool block = !kScalar && !grouped && aa_sw_block_applies(plan.element);
+      if (block) aa_sw_block(plan.element, pe, pn, pu, m, b.sw, b.elem.data());
       for (std::size_t j = 0; j < m; ++j) {
         const std::size_t o = j0 + j;
         const bool zero = plan.beam_off || pu[j] < 0.0;
@@ -432,8 +440,9 @@ void evaluate_uniform(const AaStationPlan& plan, std::span<const double> e,
             const Jones<double>& g = b.sum_j[j];
             out_j[o] = Jones<double>{fx * g.a, fx * g.b, fy * g.c, fy * g.d} * plan.norm;
           } else {
-            out_j[o] =
-                aa_jones(aa_element_jones(plan.element, pe[j], pn[j], pu[j]), fx, fy) * plan.norm;
+            const Jones<double> el =
+                block ? b.elem[j] : aa_element_jones(plan.element, pe[j], pn[j], pu[j]);
+            out_j[o] = aa_jones(el, fx, fy) * plan.norm;
           }
         }
       }

@@ -87,13 +87,20 @@ FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T 
   Complex<T> xt{T(0), T(0)}, xp{T(0), T(0)}, yt{T(0), T(0)}, yp{T(0), T(0)};
   T pmm = T(1);       // P_m^m = (-1)^m (2m - 1)!! sin^m theta
   T ratio_mm = T(1);  // (l - m)! / (l + m)! at l = m: 1 / (2m)!
+  // cos and sin of m phi by rotation from m - 1 (one sin/cos pair per feed, not one per m;
+  // the rounding grows like m times the precision's epsilon).
+  const T c1x = cos(phi_x), s1x = sin(phi_x), c1y = cos(phi_y), s1y = sin(phi_y);
+  T cmx = T(1), smx = T(0), cmy = T(1), smy = T(0);
   for (int m = 0; m <= l_max; ++m) {
     if (m > 0) {
       pmm *= -T(2 * m - 1) * st;
       ratio_mm /= T(2 * m - 1) * T(2 * m);
+      const T cx = cmx * c1x - smx * s1x, cy = cmy * c1y - smy * s1y;
+      smx = smx * c1x + cmx * s1x;
+      smy = smy * c1y + cmy * s1y;
+      cmx = cx;
+      cmy = cy;
     }
-    const T cmx = cos(T(m) * phi_x), smx = sin(T(m) * phi_x);
-    const T cmy = cos(T(m) * phi_y), smy = sin(T(m) * phi_y);
     // P_l^m and P_{l+1}^m, starting at l = m.
     T p_l = pmm, p_next = ct * T(2 * m + 1) * pmm, ratio = ratio_mm;
     for (int l = m; l <= l_max; ++l) {

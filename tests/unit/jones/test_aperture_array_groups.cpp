@@ -97,6 +97,13 @@ double compare(const ApertureArrayModel& m, const AaStationPlan& grouped, bool s
   d.e[0] = grouped.beam_enu.x;  // the beam direction, where the normalised beam is about 1
   d.n[0] = grouped.beam_enu.y;
   d.u[0] = grouped.beam_enu.z;
+  // The zenith and a direction 5e-6 rad from it (theta is held at >= 1e-5 rad there).
+  d.e[1] = 0.0;
+  d.n[1] = 0.0;
+  d.u[1] = 1.0;
+  d.e[2] = 3e-6;
+  d.n[2] = -4e-6;
+  d.u[2] = std::sqrt(1.0 - 25e-12);
   const std::size_t ns = d.e.size();
   double diff = 0.0, scale = 0.0;
   if (scalar) {
@@ -306,6 +313,30 @@ TEST(ApertureArrayGroups, Aa1FourFeedAngleGroupsEqualGeneralPath) {
   EXPECT_EQ(plan.groups[0].level.weight[0].size(), 64u);
   EXPECT_LE(compare(m, plan, false), 1e-12);
   EXPECT_LE(compare(m, plan, true), 1e-12);
+}
+
+// Uniform stations with spherical-wave patterns: the CPU's vectorised block evaluation
+// (aperture_array_sw_block.h) against the general path's per-direction sum (sw_pattern).
+TEST(ApertureArrayGroups, SphericalWaveUniformStationsEqualGeneralPath) {
+  const std::filesystem::path dir = std::filesystem::path(FRINGE_SOURCE_DIR) / "tests" / "data" /
+                                    "oskar-reference" / "spherical_wave_aa" / "sw.tm";
+  const TelescopeModel tel = telescope::load_telescope_model(dir);
+  for (const bool normalise : {false, true}) {
+    ApertureArrayConfig c;
+    c.element_pattern.enable_numerical = true;
+    c.element_pattern.normalise = normalise;
+    c.element_pattern.swap_xy = normalise;
+    c.element_pattern.taper = normalise ? ElementTaper::Cosine : ElementTaper::None;
+    c.element_pattern.taper_cosine_power = 2.0;
+    const ApertureArrayModel m(tel, c);
+    for (const std::size_t station : {0u, 2u}) {
+      const AaStationPlan plan = plan_for(m, station, azel(250.0, 50.0), 112e6);
+      ASSERT_TRUE(plan.uniform);
+      ASSERT_TRUE(plan.groups.empty());
+      ASSERT_NE(plan.element.sw, nullptr);
+      EXPECT_LE(compare(m, plan, false), 1e-13) << station << normalise;
+    }
+  }
 }
 
 }  // namespace
