@@ -21,7 +21,9 @@
 // carry the groups. Element types matter only through their spherical-wave coefficients: types
 // without files share the functional pattern and one group. Other stations (distinct tiles,
 // per-tile pointing, tiles with time-variable errors) take the general recursive CPU path,
-// which evaluates the element pattern per antenna and stays the reference.
+// which evaluates the element pattern per antenna and stays the reference. On the CPU the
+// fast paths evaluate spherical-wave patterns for blocks of directions at once
+// (aperture_array_sw_block.h).
 #pragma once
 
 #include <array>

@@ -9,8 +9,30 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 
 SKIP = 77  # CTest SKIP_RETURN_CODE
+
+
+def reference_ms(ms_path, workdir):
+    """The OSKAR reference Measurement Set at ms_path, unpacked into workdir when the repository
+    holds it packed as ms_path + ".tar.gz" (tests/data/oskar-reference/README.md: an MS is
+    about 2.3 MB of mostly empty table files and packs to a few tens of kB)."""
+    if os.path.isdir(ms_path):
+        return ms_path
+    archive = ms_path + ".tar.gz"
+    if not os.path.isfile(archive):
+        sys.exit(f"reference MS not found: neither {ms_path} nor {archive} exists")
+    dest = os.path.join(workdir, "oskar_reference")
+    out = os.path.join(dest, os.path.basename(os.path.normpath(ms_path)))
+    if os.path.isdir(out):
+        shutil.rmtree(out)  # the test's own earlier copy
+    os.makedirs(dest, exist_ok=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(dest)
+    if not os.path.isdir(out):
+        sys.exit(f"{archive} does not hold {os.path.basename(out)}/")
+    return out
 
 WGS84_A = 6378137.0
 WGS84_F = 1.0 / 298.257223563

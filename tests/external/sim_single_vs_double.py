@@ -56,7 +56,7 @@ def main():
     single = run_case(args.app, ini, os.path.join(args.workdir, "single"), "single.ms", "false")
     double = run_case(args.app, ini, os.path.join(args.workdir, "double"), "double.ms", "true")
     ours = rel_rms(single, double)
-    oskar = rel_rms(os.path.join(args.case, name + ".ms"), double)
+    oskar = rel_rms(util.reference_ms(os.path.join(args.case, name + ".ms"), args.workdir), double)
     print(f"fringe single vs fringe double : {ours:.3e}")
     print(f"OSKAR MS vs fringe double      : {oskar:.3e}")
     ok = ours < args.tol and ours * args.factor < oskar

@@ -27,7 +27,8 @@ def main():
     args = ap.parse_args()
     util.require_casacore()
     name = os.path.basename(os.path.normpath(args.case))
-    reference = os.path.join(args.case, name + ".ms")
+    os.makedirs(args.workdir, exist_ok=True)
+    reference = util.reference_ms(os.path.join(args.case, name + ".ms"), args.workdir)
     ini = os.path.join(args.case, name + ".ini")
     relocate = [sys.executable, os.path.join(ROOT, "tests", "integration", "relocate_ini.py"),
                 ini, args.workdir, "--ms", "fringe.ms"]

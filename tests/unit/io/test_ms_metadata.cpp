@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,8 +29,22 @@ namespace {
 namespace fs = std::filesystem;
 using Vec = std::array<double, 3>;
 
-const fs::path kReference = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" / "oskar-reference" /
-                            "low_aa1_dipole_gauss" / "low_aa1_dipole_gauss.ms";
+// OSKAR's MS, packed in the repository (tests/data/oskar-reference/README.md): unpacked once per
+// test program into the build folder.
+std::string reference_ms() {
+  static const std::string path = [] {
+    const fs::path archive = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" /
+                             "oskar-reference" / "low_aa1_dipole_gauss" /
+                             "low_aa1_dipole_gauss.ms.tar.gz";
+    const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / "tmp_io_ms_metadata" / "oskar";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string cmd = "tar xzf '" + archive.string() + "' -C '" + dir.string() + "'";
+    if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << "could not unpack " << archive;
+    return (dir / "low_aa1_dipole_gauss.ms").string();
+  }();
+  return path;
+}
 
 std::string test_dir() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -173,7 +188,7 @@ TEST(MsMetadata, ElementFlagsFollowTheProducts) {
 // The column names, types, units and keywords of PHASED_ARRAY, OBSERVATION and ANTENNA are
 // OSKAR 2.13's, and PHASED_ARRAY's shapes and column comments too.
 TEST(MsMetadata, LayoutMatchesOskarReference) {
-  MsReader ref(kReference.string());
+  MsReader ref(reference_ms());
   vis::VisMeta m = make_meta();
   m.element_enu_m = {{{0.0, 0.0, 0.0}}, {}, {}};
   MsReader ours(write(m, "layout.ms"));
@@ -224,7 +239,7 @@ std::vector<Vec> read_layout(const fs::path& file) {
 // OSKAR's values (station axes and element offsets to well below a micrometre), and the
 // ANTENNA names the make_meta of the simulator builds are OSKAR's.
 TEST(MsMetadata, PhasedArrayMatchesOskarReference) {
-  MsReader ref(kReference.string());
+  MsReader ref(reference_ms());
   const auto ref_pa = ref.phased_array();
   const auto positions = ref.station_positions_ecef_m();
   ASSERT_EQ(ref_pa.size(), positions.size());
