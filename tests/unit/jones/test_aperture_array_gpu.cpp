@@ -510,7 +510,8 @@ TEST(ApertureArrayGpu, SphericalWaveFekoElements) {
 // recursive reference: test_aperture_array_groups.cpp). (a) Every station of sw.tm (station 1
 // mixes spherical-wave types 0 and 1; 0 and 2 are uniform, so one evaluator holds both kinds)
 // at two frequencies, with and without element normalisation; (b) SKA-Low AA1 dipoles whose
-// feed angles fall into four groups, with time-variable errors, Full and Scalar.
+// feed angles fall into four groups, with time-variable errors, Full and Scalar; (c) a
+// station of identical tiles whose antennas mix feed angles.
 TEST(ApertureArrayGpu, GroupedStations) {
   SKIP_WITHOUT_GPU();
   const fs::path dir = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" / "oskar-reference" /
@@ -549,6 +550,24 @@ TEST(ApertureArrayGpu, GroupedStations) {
   expect_ok(check_full<float>(c, true), "AA1 grouped feed angles E R float");
   expect_ok(check_scalar<double>(c), "AA1 grouped feed angles scalar double");
   expect_ok(check_scalar<float>(c), "AA1 grouped feed angles scalar float");
+
+  // (c) The two-level model of TwoLevelTiles with the tile's antennas alternating between feed
+  // angles 0 and 30 deg: station level x two groups, Y positions of their own.
+  const fs::path tiled = write_tiled_model();
+  telescope::TelescopeModel tt = telescope::load_telescope_model(tiled);
+  fs::remove_all(tiled);
+  for (auto& sm : tt.station_models)
+    for (auto& tile : sm.tiles)
+      for (auto& f : tile.feeds)
+        for (std::size_t k = 1; k < f.feed_angle.size(); k += 2) f.feed_angle[k].alpha = 30 * kDeg;
+  const Case ct = make_case(std::move(tt), dipole_config(), 160e6, 900);
+  for (const auto& p : ct.plans) {
+    ASSERT_EQ(p.levels.size(), 1u);
+    ASSERT_EQ(p.groups.size(), 2u);
+  }
+  expect_ok(check_full<double>(ct, true), "grouped tiles E R double");
+  expect_ok(check_full<float>(ct, true), "grouped tiles E R float");
+  expect_ok(check_scalar<double>(ct), "grouped tiles scalar double");
 }
 
 }  // namespace
