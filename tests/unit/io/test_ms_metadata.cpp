@@ -33,9 +33,8 @@ using Vec = std::array<double, 3>;
 // test program into the build folder.
 std::string reference_ms() {
   static const std::string path = [] {
-    const fs::path archive = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" /
-                             "oskar-reference" / "low_aa1_dipole_gauss" /
-                             "low_aa1_dipole_gauss.ms.tar.gz";
+    const fs::path archive = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" / "oskar-reference" /
+                             "low_aa1_dipole_gauss" / "low_aa1_dipole_gauss.ms.tar.gz";
     const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / "tmp_io_ms_metadata" / "oskar";
     fs::remove_all(dir);
     fs::create_directories(dir);
