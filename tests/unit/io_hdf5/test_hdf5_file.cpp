@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fringe/core/error.h"
+#include "tests/support/error_of.h"
 
 namespace {
 
@@ -19,16 +20,7 @@ using fringe::io::Hdf5Kind;
 const std::string kFile = std::string(FRINGE_SOURCE_DIR) + "/tests/data/hdf5/reader_cases.h5";
 
 // The message of the fringe::Error thrown by f (fails the test when none is thrown).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const fringe::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no fringe::Error thrown";
-  return {};
-}
+using fringe::test::error_of;
 
 TEST(Hdf5File, ListsMembersAndKinds) {
   Hdf5File f(kFile);

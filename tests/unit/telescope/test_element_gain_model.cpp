@@ -15,6 +15,7 @@
 #include "fringe/telescope/gain_model.h"
 #include "fringe/telescope/station_model.h"
 #include "fringe/telescope/tm_loader.h"
+#include "tests/support/error_of.h"
 
 namespace {
 
@@ -28,16 +29,7 @@ std::string data(const std::string& name) {
   return std::string(FRINGE_SOURCE_DIR) + "/tests/data/hdf5/" + name;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const fringe::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no fringe::Error thrown";
-  return {};
-}
+using fringe::test::error_of;
 
 // A station folder of `n` elements in the test's temporary folder.
 fs::path make_station(const std::string& name, int n) {

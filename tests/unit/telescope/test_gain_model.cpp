@@ -12,6 +12,7 @@
 
 #include "fringe/core/error.h"
 #include "fringe/telescope/tm_loader.h"
+#include "tests/support/error_of.h"
 
 namespace {
 
@@ -22,16 +23,7 @@ std::string data(const std::string& name) {
   return std::string(FRINGE_SOURCE_DIR) + "/tests/data/hdf5/" + name;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const fringe::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no fringe::Error thrown";
-  return {};
-}
+using fringe::test::error_of;
 
 TEST(GainModel, ReadsTableRowMajorWithBothPolarisations) {
   const auto m = load_gain_model(data("gain_valid.h5"), 4);
