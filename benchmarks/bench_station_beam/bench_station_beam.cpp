@@ -140,12 +140,15 @@ bool wanted(const Options& opt, const std::string& name) {
 
 void emit(const nlohmann::json& j) { std::cout << j.dump() << std::endl; }
 
-// (a) CPU: the library's E stage for cpu_stations stations, one time.
+// The library's E stage for cpu_stations stations (fewer sources on one thread), one time, on
+// `threads` OpenMP threads: median seconds of `repeats` runs after a warm-up.
+struct CpuTiming {
+  std::size_t stations = 0, sources = 0;
+  double seconds = 0.0;
+};
 template <typename T>
-void bench_cpu(const Options& opt, const Observation& o, const sky::SkyModel& sky, int threads) {
-  const std::string name = std::string("af_cpu/") + (sizeof(T) == 8 ? "double" : "float") +
-                           "/threads_" + std::to_string(threads);
-  if (!wanted(opt, name)) return;
+CpuTiming time_cpu_e_stage(const Options& opt, const Observation& o, const sky::SkyModel& sky,
+                           int threads, int repeats) {
   const std::size_t np = std::min(opt.cpu_stations, o.sites.size());
   std::size_t ns = std::min(opt.cpu_sources, sky.ra.size());
   if (threads == 1) ns = std::max<std::size_t>(16, ns / 8);
@@ -162,13 +165,24 @@ void bench_cpu(const Options& opt, const Observation& o, const sky::SkyModel& sk
   omp_set_num_threads(threads);
   evaluate_station_jones_full<T>(o.config, in, out);  // warm-up
   std::vector<double> times;
-  for (int r = 0; r < std::max(1, opt.repeats / 2); ++r) {
+  for (int r = 0; r < std::max(1, repeats); ++r) {
     const auto t0 = Clock::now();
     evaluate_station_jones_full<T>(o.config, in, out);
     times.push_back(seconds_since(t0));
   }
   omp_set_num_threads(saved);
-  const double t = median(times);
+  return {np, ns, median(times)};
+}
+
+// (a) CPU: the library's E stage for cpu_stations stations, one time.
+template <typename T>
+void bench_cpu(const Options& opt, const Observation& o, const sky::SkyModel& sky, int threads) {
+  const std::string name = std::string("af_cpu/") + (sizeof(T) == 8 ? "double" : "float") +
+                           "/threads_" + std::to_string(threads);
+  if (!wanted(opt, name)) return;
+  const CpuTiming timing = time_cpu_e_stage<T>(opt, o, sky, threads, opt.repeats / 2);
+  const std::size_t np = timing.stations, ns = timing.sources;
+  const double t = timing.seconds;
   const double work = double(np) * double(o.elements) * double(ns);
   emit({{"name", name},
         {"stations", np},
@@ -267,29 +281,9 @@ double bench_pattern_cpu(const Options& opt, const Observation& o, const sky::Sk
   const std::string name = std::string("aa_pattern_cpu/") + (sizeof(T) == 8 ? "double" : "float") +
                            "/" + case_name(c) + "/threads_" + std::to_string(threads);
   if (!wanted(opt, name)) return 0.0;
-  const std::size_t np = std::min(opt.cpu_stations, o.sites.size());
-  std::size_t ns = std::min(opt.cpu_sources, sky.ra.size());
-  if (threads == 1) ns = std::max<std::size_t>(16, ns / 8);
-  StationJonesInput in;
-  in.stations = std::span(o.sites).first(np);
-  in.pointing = o.pointing;
-  in.gast_rad = o.gast[0];
-  in.freq_hz = o.freq_hz;
-  in.ra = std::span(sky.ra).first(ns);
-  in.dec = std::span(sky.dec).first(ns);
-  in.aperture_array = o.model.get();
-  std::vector<Jones<T>> out(np * ns);
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(threads);
-  evaluate_station_jones_full<T>(o.config, in, out);  // warm-up
-  std::vector<double> times;
-  for (int r = 0; r < std::max(1, opt.repeats); ++r) {
-    const auto t0 = Clock::now();
-    evaluate_station_jones_full<T>(o.config, in, out);
-    times.push_back(seconds_since(t0));
-  }
-  omp_set_num_threads(saved);
-  const double t = median(times);
+  const CpuTiming timing = time_cpu_e_stage<T>(opt, o, sky, threads, opt.repeats);
+  const std::size_t np = timing.stations, ns = timing.sources;
+  const double t = timing.seconds;
   const AaStationPlan plan = make_plans(o, 1, 0).front();
   nlohmann::json j{
       {"name", name},
