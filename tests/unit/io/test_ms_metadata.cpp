@@ -29,13 +29,16 @@ namespace {
 namespace fs = std::filesystem;
 using Vec = std::array<double, 3>;
 
-// OSKAR's MS, packed in the repository (tests/data/oskar-reference/README.md): unpacked once per
-// test program into the build folder.
+// OSKAR's MS, packed in the repository (tests/data/oskar-reference/README.md): unpacked into a
+// folder of the calling test's own, because CTest runs the tests of this program as parallel
+// processes and a shared folder would be removed by one while another reads it.
 std::string reference_ms() {
   static const std::string path = [] {
     const fs::path archive = fs::path(FRINGE_SOURCE_DIR) / "tests" / "data" / "oskar-reference" /
                              "low_aa1_dipole_gauss" / "low_aa1_dipole_gauss.ms.tar.gz";
-    const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / "tmp_io_ms_metadata" / "oskar";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "tests" / "tmp_io_ms_metadata" /
+                         (std::string("oskar_") + info->test_suite_name() + "_" + info->name());
     fs::remove_all(dir);
     fs::create_directories(dir);
     const std::string cmd = "tar xzf '" + archive.string() + "' -C '" + dir.string() + "'";
