@@ -1,0 +1,8 @@
+// Placeholder until this family is bound (docs/python.md lists what the package has).
+#include "fringe/python/bindings.h"
+
+namespace fringe::python {
+
+void bind_errors(pybind11::module_& /*m*/) {}
+
+}  // namespace fringe::python
