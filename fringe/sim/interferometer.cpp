@@ -326,8 +326,9 @@ struct RunOutputs {
 template <typename T>
 class BlockWriter {
  public:
-  BlockWriter(RunOutputs& writer, const OutputChecks& checks, const RunContext& context)
-      : writer_(writer), checks_(checks), context_(context) {}
+  BlockWriter(RunOutputs& writer, const OutputChecks& checks, const RunContext& context,
+              const vis::VisMeta& meta, std::size_t num_blocks)
+      : writer_(writer), checks_(checks), context_(context), meta_(meta), num_blocks_(num_blocks) {}
 
   // A block of extent b: the one written last when it has the same shape, else a new one.
   vis::VisBlock<T> next_block(const BlockExtent& b, const vis::VisMeta& meta,
@@ -363,6 +364,14 @@ class BlockWriter {
             if (mdl) writer_.ms->append_model_block(*mdl);
           }
           if (writer_.vis) writer_.vis->write_block(blk);
+          if (context_.block_sink) {
+            Timed sink_timed(context_.timers, "block sink");
+            view_.block_index = blocks_written_;
+            view_.num_blocks = num_blocks_;
+            make_block_view(blk, meta_, view_);
+            context_.block_sink(view_);
+          }
+          ++blocks_written_;
           return std::move(blk);
         });
   }
@@ -386,6 +395,10 @@ class BlockWriter {
   RunOutputs& writer_;
   const OutputChecks& checks_;
   const RunContext& context_;
+  const vis::VisMeta& meta_;
+  const std::size_t num_blocks_;
+  std::size_t blocks_written_ = 0;  // on the writer's thread only
+  BlockView view_;                  // reused from block to block unless the sink takes it
   // Declared before pending_, whose destructor waits for a write that still uses it.
   VisScan scan_;
   std::future<vis::VisBlock<T>> pending_;
@@ -462,10 +475,10 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
                        vis_header(config, meta));
     result.vis_path = config.vis_path;
   }
-  if (!writer.ms && !writer.vis) {
+  if (!writer.ms && !writer.vis && !context.block_sink) {
     throw Error::in_field("SimulationConfig.ms_path", "",
                           "expected a Measurement Set or an OSKAR .vis file to write "
-                          "(SimulationConfig.vis_path)");
+                          "(SimulationConfig.vis_path), or a block sink");
   }
   create_timer.reset();
   backend->finish_setup();
@@ -477,7 +490,7 @@ SimulationResult run(const SimulationConfig& config, const std::vector<int>& gpu
   const GainCorruption corruption(config.corruption, meta);  // docs/calibration.md
   const vis::NoiseParams noise_params{config.noise.seed, config.channel_bandwidth_hz,
                                       config.time_average_sec};
-  BlockWriter<T> blocks(writer, checks, context);
+  BlockWriter<T> blocks(writer, checks, context, meta, plan.blocks.size());
   if (telescope_gains) {
     const telescope::GainModel& g = *telescope_gains;
     log_info(context.logger, "Station gain model: " + g.path + " (" + std::to_string(g.num_times) +

@@ -14,7 +14,8 @@
 //     copies are summed at the end of the block;
 //     UVW of the block from MEASURED station positions (docs/conventions.md,
 //     "Coordinates and (u, v, w)");
-//   the block is written (io/ms MsWriter) by a writer thread while the next one computes.
+//   the block is written (io/ms MsWriter) by a writer thread while the next one computes,
+//   and handed to RunContext::block_sink (block_view.h) when there is one.
 //
 // Times are dump centres, channels centres; units SI and radians. The precision of the
 // compute (float/double) is SimulationConfig::precision; the MS DATA are complex float.
@@ -28,6 +29,7 @@
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
 #include "fringe/core/timer.h"
+#include "fringe/sim/block_view.h"
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sky/sky_model.h"
 #include "fringe/telescope/telescope_model.h"
@@ -44,6 +46,9 @@ struct RunContext {
   bool strict = false;
   // Called just before the MS is closed: the run log lines for HISTORY (ORIGIN FRINGE_LOG).
   std::function<std::vector<std::string>()> run_log;
+  // Given each visibility block as the MS holds it (block_view.h), in block order, on the
+  // writer's thread; with a sink, a run may write no file at all.
+  BlockSink block_sink;
 };
 
 struct SimulationResult {
@@ -59,11 +64,12 @@ struct SimulationResult {
 };
 
 // Runs the simulation and writes the MS named by config.ms_path and/or the OSKAR .vis file
-// named by config.vis_path (at least one; each written under a temporary name and renamed
-// when complete). The sky must not be empty (fringe::Error otherwise, before
-// any file is created). Gaussian sources are projected onto the phase-centre tangent plane
-// once (sky/gaussian.h); failed fits follow config.zero_failed_gaussians. Errors (bad config,
-// unwritable output) throw fringe::Error; no MS is left behind then.
+// named by config.vis_path (at least one unless context.block_sink is set; each written under
+// a temporary name and renamed when complete), handing every block to context.block_sink. The sky
+// must not be empty (fringe::Error otherwise, before any file is created). Gaussian sources are
+// projected onto the phase-centre tangent plane once (sky/gaussian.h); failed fits follow
+// config.zero_failed_gaussians. Errors (bad config, unwritable output) throw fringe::Error; no MS
+// is left behind then.
 SimulationResult simulate_interferometer(const SimulationConfig& config, sky::SkyModel sky,
                                          const telescope::TelescopeModel& telescope,
                                          const RunContext& context);
