@@ -11,6 +11,7 @@
 #include <new>
 #include <optional>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
@@ -480,21 +481,13 @@ void write_images(const ImagerConfig& cfg, const InputSummary& in,
   }
 }
 
+// Weights, grids or transforms and normalises the visibilities of `all` into image planes
+// (the steps of run_typed between the read and the write); res gets the counts.
 template <typename T>
-ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
-                       Stage& stage) {
-  ImagerResult res;
+ImagePlanes image_buffer(const ImagerConfig& cfg, const InputSummary& in, VisBuffer<T>& all,
+                         const ProgressCallback& progress, Logger* log, ImagerResult& res,
+                         Stage& stage) {
   Timer timer;
-  timer.start();
-  InputSummary in;
-  VisBuffer<T> all = read_for_imaging<T>(cfg, in, log, stage);
-  res.num_visibilities = in.visibilities;
-  res.num_non_finite =
-      in.non_finite.visibilities + in.non_finite.uvw_rows * std::size_t(all.num_channels);
-  report_non_finite(cfg, in, log);
-  res.seconds_read = timer.seconds();
-  report_progress(progress, 0.1, "read");
-
   const Taper taper(cfg.idg.taper, cfg.idg.taper_support);
   const GridGeometry g = grid_geometry(
       cfg, taper,
@@ -522,6 +515,25 @@ ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress
                          std::to_string(planes.below_horizon) + " station x A-term evaluations");
   interrupt::throw_if_requested();
   check_empty_planes(cfg, planes, res, log);
+  return planes;
+}
+
+template <typename T>
+ImagerResult run_typed(const ImagerConfig& cfg, const ProgressCallback& progress, Logger* log,
+                       Stage& stage) {
+  ImagerResult res;
+  Timer timer;
+  timer.start();
+  InputSummary in;
+  VisBuffer<T> all = read_for_imaging<T>(cfg, in, log, stage);
+  res.num_visibilities = in.visibilities;
+  res.num_non_finite =
+      in.non_finite.visibilities + in.non_finite.uvw_rows * std::size_t(all.num_channels);
+  report_non_finite(cfg, in, log);
+  res.seconds_read = timer.seconds();
+  report_progress(progress, 0.1, "read");
+
+  const ImagePlanes planes = image_buffer(cfg, in, all, progress, log, res, stage);
 
   timer.start();
   write_images(cfg, in, all.freq_hz, planes, res, stage);
@@ -687,5 +699,44 @@ ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logg
                      "precision (ImagerConfig.precision)");
   }
 }
+
+template <typename T>
+ImageArrays image_in_memory(const ImagerConfig& cfg, VisBuffer<T>& vis,
+                            std::array<double, 2> phase_centre_rad, Logger* log) {
+  validate(cfg);
+  if (!cfg.model_image.empty() || cfg.rephase)
+    throw Error(
+        "imager: images of visibilities in memory take neither a model image "
+        "(ImagerConfig.model_image) nor re-phasing (ImagerConfig.rephase)");
+  InputSummary in;
+  in.phase_centre_rad = phase_centre_rad;
+  in.visibilities = vis.num_visibilities();
+  for (std::size_t r = 0; r < vis.num_rows; ++r)
+    for (int c = 0; c < vis.num_channels; ++c) {
+      if (!(vis.weight[r * vis.num_channels + c] > 0)) continue;  // as ms_input's uv_extent
+      const double k = vis.freq_hz[c] / kSpeedOfLight;            // wavelengths per metre
+      const auto& uvw = vis.uvw_m[r];
+      in.max_abs_w_lambda = std::max(in.max_abs_w_lambda, std::abs(uvw[2] * k));
+      in.max_uv_lambda = std::max(in.max_uv_lambda, std::hypot(uvw[0], uvw[1]) * k);
+    }
+  ImageArrays out;
+  Stage stage;
+  try {
+    const ImagePlanes planes = image_buffer(cfg, in, vis, {}, log, out.result, stage);
+    out.num_products = planes.npol;
+    out.num_planes = planes.nchan;
+    out.size = cfg.size;
+    out.pixels = planes.pixels;
+  } catch (const std::bad_alloc&) {
+    throw RunFailure("imager: out of memory while " + stage.what);
+  }
+  out.result.num_visibilities = in.visibilities;
+  return out;
+}
+
+template ImageArrays image_in_memory<float>(const ImagerConfig&, VisBuffer<float>&,
+                                            std::array<double, 2>, Logger*);
+template ImageArrays image_in_memory<double>(const ImagerConfig&, VisBuffer<double>&,
+                                             std::array<double, 2>, Logger*);
 
 }  // namespace fringe::imager

@@ -4,6 +4,7 @@
 // a cube over channels with channel_snapshots). docs/imager.md.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "fringe/core/log.h"
 #include "fringe/core/progress.h"
 #include "fringe/imager/imager_config.h"
+#include "fringe/imager/vis_buffer.h"
 
 namespace fringe::imager {
 
@@ -49,6 +51,25 @@ class RunFailure : public Error {
 // only when all of them are complete.
 ImagerResult run(const ImagerConfig& config, const ProgressCallback& progress = {},
                  Logger* log = nullptr);
+
+// The images of visibilities already in memory (the public API's array path, fringe/api/
+// imager.h): the steps of run() between its read and its write (weighting, IDG or DFT per
+// channel plane, normalisation by the imaged weight, the all-zero checks), no file read or
+// written. vis: as read_visibilities makes it (rows of a baseline consecutive, in time order;
+// uvw in metres; weight 0 = not used); its weights become the imaging weights.
+// phase_centre_rad (RA, Dec): the A-terms' phase centre. ImagerConfig.input_ms, root_path,
+// the uv range and the time and frequency ranges are not used (the caller selects).
+// Pixels [product][channel plane][y][x], x fastest (geometry.h), Jy/beam.
+struct ImageArrays {
+  int num_products = 0;
+  int num_planes = 0;
+  int size = 0;
+  std::vector<double> pixels;
+  ImagerResult result;
+};
+template <typename T>
+ImageArrays image_in_memory(const ImagerConfig& config, VisBuffer<T>& vis,
+                            std::array<double, 2> phase_centre_rad, Logger* log = nullptr);
 
 // Bytes of host memory a run of this config needs for its grids and images (not the
 // visibilities), and the machine's physical memory.
