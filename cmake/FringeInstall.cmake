@@ -91,13 +91,23 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/fringe/ DESTINATION ${CMAKE_INSTALL_INCL
   FILES_MATCHING PATTERN "*.h"
   PATTERN "python" EXCLUDE)
 
+# The apps' settings schemas (settings/*.xml, settings/common/*.xml), for programs that use
+# api::SettingsTree: a settings::SchemaFiles map is keyed by the path relative to this folder.
+set(FRINGE_INSTALL_SETTINGSDIR ${CMAKE_INSTALL_DATADIR}/fringe/settings)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/settings/ DESTINATION ${FRINGE_INSTALL_SETTINGSDIR}
+  COMPONENT development
+  FILES_MATCHING PATTERN "*.xml"
+  PATTERN "examples" EXCLUDE)
+
 # The CMake package: find_package(fringe) gives the imported target fringe::fringe (include
-# folder, C++20, FRINGE_HAVE_CUDA when the library has the CUDA back end).
+# folder, C++20, FRINGE_HAVE_CUDA when the library has the CUDA back end) and the variables
+# fringe_HAVE_CUDA and fringe_SETTINGS_DIR.
 set(FRINGE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/fringe)
 install(EXPORT fringeTargets NAMESPACE fringe:: DESTINATION ${FRINGE_INSTALL_CMAKEDIR}
   FILE fringeTargets.cmake COMPONENT development)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/fringeConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/fringeConfig.cmake INSTALL_DESTINATION ${FRINGE_INSTALL_CMAKEDIR})
+  ${PROJECT_BINARY_DIR}/fringeConfig.cmake INSTALL_DESTINATION ${FRINGE_INSTALL_CMAKEDIR}
+  PATH_VARS FRINGE_INSTALL_SETTINGSDIR)
 # The soname carries the major version only, so a program built against x.y runs with any x.z.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/fringeConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
@@ -111,7 +121,7 @@ file(RELATIVE_PATH FRINGE_PC_TO_PREFIX
 string(REGEX REPLACE "/$" "" FRINGE_PC_TO_PREFIX "${FRINGE_PC_TO_PREFIX}")
 set(FRINGE_PC_CFLAGS "")
 if(FRINGE_HAVE_CUDA)
-  set(FRINGE_PC_CFLAGS "-DFRINGE_HAVE_CUDA=1")
+  set(FRINGE_PC_CFLAGS " -DFRINGE_HAVE_CUDA=1")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/fringe.pc.in ${PROJECT_BINARY_DIR}/fringe.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/fringe.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig

@@ -9,8 +9,9 @@
 #     installed tree is at <scratch>/stage/opt/fringe, a place it was not configured for, so
 #     the CMake package and fringe.pc must find their prefix themselves.
 #  2. The installed tree: apps (and one runs), libfringe.so with its soname links, every header
-#     of fringe/ except fringe/python and nothing else under include/, the CMake package and
-#     fringe.pc; the public API symbols are exported and none is left undefined.
+#     of fringe/ except fringe/python and nothing else under include/, the settings schemas,
+#     the CMake package and fringe.pc; the public API symbols are exported and none is left
+#     undefined.
 #  3. examples/cpp, copied out of the source tree, configured with CMAKE_PREFIX_PATH alone;
 #     every include folder of its compile commands must lie in the installed tree.
 #  4. The same program built with `c++ ... $(pkg-config --cflags --libs fringe)`.
@@ -62,6 +63,9 @@ want=$(cd "$src" && find fringe -name '*.h' -not -path 'fringe/python/*' | sort)
 have=$(cd "$prefix/include" && find . -type f | sed 's|^\./||' | sort)
 [ "$want" = "$have" ] || failed "installed headers differ from fringe/**/*.h:
 $(diff <(echo "$want") <(echo "$have") | head -20)"
+want=$(cd "$src/settings" && find . -name '*.xml' -not -path './examples/*' | sort)
+have=$(cd "$prefix/share/fringe/settings" && find . -type f | sort)
+[ "$want" = "$have" ] || failed "installed settings schemas differ from settings/**/*.xml"
 symbols=$(nm -D --defined-only -C "$lib/libfringe.so.$version")
 for sym in 'fringe::api::version\[abi:cxx11\]()' 'fringe::api::built_with_cuda()' \
   'fringe::sim::simulate_interferometer(' 'fringe::telescope::load_telescope_model(' \
