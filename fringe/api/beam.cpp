@@ -17,8 +17,45 @@
 #include "fringe/jones/aperture_array.h"
 #include "fringe/jones/numerical_patterns.h"
 #include "fringe/jones/station_jones.h"
+#ifdef FRINGE_HAVE_CUDA
+#include "fringe/jones/aperture_array_cuda.h"
+#include "fringe/jones/aperture_array_plans.h"
+#endif
 
 namespace fringe::api {
+namespace {
+
+// Aperture-array beams on the GPU (as beam_pattern's evaluate_gpu): false when the CPU must
+// evaluate them (no GPU chosen, not an aperture array, Az/El directions, beam duplication, a
+// station the CUDA back end cannot take).
+bool station_beams_gpu([[maybe_unused]] const StationBeamRequest& r,
+                       [[maybe_unused]] const jones::StationJonesInput& in,
+                       [[maybe_unused]] int gpu, [[maybe_unused]] StationBeams& out) {
+#ifdef FRINGE_HAVE_CUDA
+  if (gpu < 0 || !in.aperture_array || r.horizon_frame || r.beam.allow_station_beam_duplication)
+    return false;
+  const std::vector<jones::AaStationPlan> plans = jones::aperture_array_plans(r.beam, in);
+  std::size_t below = 0;
+  for (const auto& p : plans) {
+    if (!p.uniform) return false;
+    below += p.beam_off ? 1 : 0;
+  }
+  if (out.full) {
+    out.jones.resize(out.num_stations * out.num_directions);
+    jones::aa_station_jones_cuda<double>(plans, in.ra, in.dec, in.parallactic, out.jones, gpu);
+  } else {
+    out.scalar.resize(out.num_stations * out.num_directions);
+    jones::aa_station_scalar_cuda<double>(plans, in.ra, in.dec, out.scalar, gpu);
+  }
+  out.stations_below_horizon = below;
+  out.device = "GPU " + std::to_string(gpu);
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
 
 StationBeams station_beams(const Telescope& telescope, const StationBeamRequest& r,
                            std::span<const double> lon, std::span<const double> lat, Logger* log) {
@@ -67,6 +104,8 @@ StationBeams station_beams(const Telescope& telescope, const StationBeamRequest&
   out.num_stations = sites.size();
   out.num_directions = lon.size();
   out.full = r.full_polarisation;
+  const std::vector<int> gpus = choose_gpus(r.devices, 1, "station beams", log);
+  if (station_beams_gpu(r, in, gpus.empty() ? -1 : gpus.front(), out)) return out;
   if (out.full) {
     out.jones.resize(out.num_stations * out.num_directions);
     out.stations_below_horizon =

@@ -2,7 +2,8 @@
 // "Beams, imaging and calibration").
 //  - station_beams: the station beam E (jones/station_jones.h: Isotropic, Gaussian, VLA PBCOR,
 //    aperture arrays with their element patterns) of a telescope's stations, for given
-//    directions at one time and frequency, as arrays, on the CPU.
+//    directions at one time and frequency, as arrays, on the CPU (aperture arrays optionally
+//    on a GPU: jones/aperture_array_cuda.h).
 //  - run_beam_pattern: the sim_beam_pattern pipeline (beam_pattern/beam_pattern.h: image grid
 //    or sky-model positions, times x channels, voltage / auto-power / cross-power products,
 //    an aperture-array GPU back end when config.devices allows) from its typed config, with
@@ -22,6 +23,7 @@
 #include "fringe/beam_pattern/beam_pattern.h"
 #include "fringe/beam_pattern/beam_pattern_config.h"
 #include "fringe/core/complex.h"
+#include "fringe/core/device.h"
 #include "fringe/core/jones.h"
 #include "fringe/core/log.h"
 #include "fringe/jones/station_beam_config.h"
@@ -46,6 +48,10 @@ struct StationBeamRequest {
                                          // horizon frame (needs parallactic == false)
   std::vector<std::size_t> station_ids;  // stations to evaluate, empty: all
   int time_index = 0;                    // time step (time-variable element errors only)
+  // GPUs (core/device.h choose_gpus, at most one): aperture-array stations with RA/Dec
+  // directions are evaluated there when every selected station is uniform or grouped
+  // (jones/aperture_array.h) and beams are not duplicated; everything else on the CPU.
+  DeviceRequest devices{.use_gpus = false, .cuda_device_ids = {}, .num_devices = 0};
 };
 
 // [station][direction] (stations in request order): Full: jones (2x2 each, row-major: rows the
@@ -59,6 +65,7 @@ struct StationBeams {
   std::vector<Complex<double>> scalar;
   std::vector<std::size_t> station_ids;    // telescope index of each row
   std::size_t stations_below_horizon = 0;  // beam direction below the horizon (E = 0)
+  std::string device = "CPU";              // where E was evaluated: "CPU" or "GPU <index>"
 };
 
 // lon_rad, lat_rad: RA and Dec (or azimuth and elevation with horizon_frame), one per

@@ -85,8 +85,9 @@ py::array station_beams_py(const api::Telescope& telescope, const OptArray& ra_d
                            double gaussian_fwhm_deg, double gaussian_ref_freq_hz,
                            const std::string& element_type, double dipole_length,
                            const std::string& dipole_length_units, bool array_pattern,
-                           bool normalise_array_pattern, bool enable_numerical) {
+                           bool normalise_array_pattern, bool enable_numerical, bool use_gpus) {
   api::StationBeamRequest r;
+  r.devices.use_gpus = use_gpus;
   r.beam = beam_config(station_type, normalise, gaussian_fwhm_deg, gaussian_ref_freq_hz,
                        element_type, dipole_length, dipole_length_units, array_pattern,
                        normalise_array_pattern, enable_numerical);
@@ -177,7 +178,9 @@ constexpr const char* kStationBeamsDoc =
     "'Dipole' / 'Isotropic', dipole_length, dipole_length_units 'Wavelengths' / 'Metres', "
     "array_pattern (False: element pattern alone), normalise_array_pattern (divide by the "
     "number of elements), enable_numerical (element pattern files of the model).\n"
-    "Below a station's horizon the beam is 0 (isotropic stations: 1 everywhere).";
+    "Below a station's horizon the beam is 0 (isotropic stations: 1 everywhere).\n"
+    "use_gpus=True: aperture-array beams for RA/Dec or l/m directions on a GPU when there is "
+    "one (double precision, the same values as the CPU to rounding); else the CPU.";
 
 // fringe.BeamPattern: the typed config and, optionally, the telescope.
 struct PyBeamPattern {
@@ -235,7 +238,7 @@ void bind_beam(py::module_& m) {
         py::arg("element_type") = "Dipole", py::arg("dipole_length") = 0.5,
         py::arg("dipole_length_units") = "Wavelengths", py::arg("array_pattern") = true,
         py::arg("normalise_array_pattern") = false, py::arg("enable_numerical") = true,
-        kStationBeamsDoc);
+        py::arg("use_gpus") = false, kStationBeamsDoc);
 
   py::class_<PyBeamPattern>(
       m, "BeamPattern",
