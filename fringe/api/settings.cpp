@@ -72,11 +72,17 @@ SettingsTree SettingsTree::load(const std::string& app, const settings::SchemaFi
   settings::IniFile ini;
   const settings::LoadReport r = settings::load_ini(tree.settings_, path, &ini);
   if (!r.errors.empty()) {
-    std::string message = r.errors.front().text();
+    const settings::Problem& first = r.errors.front();
+    std::string message = first.message;
     if (r.errors.size() > 1)
       message += " (and " + std::to_string(r.errors.size() - 1) + " more bad value" +
                  (r.errors.size() > 2 ? "s" : "") + ")";
-    throw Error(message);
+    ErrorContext c;
+    c.file = first.file;
+    c.line = first.line;
+    c.key = first.key;
+    c.value = first.value;
+    throw Error(message, c);
   }
   for (const auto& p : r.warnings) tree.warnings_.push_back(p.text());
   if (!ini.app.empty() && ini.app != a.name && !(*a.oskar_name && ini.app == a.oskar_name))
