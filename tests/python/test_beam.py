@@ -124,6 +124,36 @@ def test_beam_pattern_from_settings_matches_oskar(tmp_path):
     assert os.path.exists(str(tmp_path / "iso_S0000_TIME_SEP_CHAN_SEP_AUTO_POWER_AMP_I_I.fits"))
 
 
+def test_typed_objects(tmp_path):
+    # The same telescope and observation as typed objects: station_beams at an observation's
+    # time step and channel equals the call with those values spelled out; a BeamPattern of
+    # isotropic stations gives auto power I = 1 (an unpolarised unit source through the
+    # identity) at every pixel, one [y, x] plane per time and channel.
+    tel = load_telescope(two_element_tm(tmp_path, 2.0))
+    obs = fringe.Observation(phase_centre_ra_deg=20, phase_centre_dec_deg=-30,
+                             start_frequency_hz=100e6, num_channels=2, frequency_inc_hz=50e6,
+                             start_time_utc="2000-01-01 18:00:00", length_sec=3600,
+                             num_time_steps=2)
+    ra, dec = np.array([20.0, 22.0]), np.array([-30.0, -35.0])
+    a = fringe.station_beams(tel, ra_deg=ra, dec_deg=dec, observation=obs, time_index=1,
+                             channel_index=1, element_type="Isotropic")
+    b = fringe.station_beams(tel, ra_deg=ra, dec_deg=dec, time_mjd_utc=obs.time_centres_mjd_utc[1],
+                             freq_hz=obs.frequencies_hz[1], phase_centre_ra_deg=20,
+                             phase_centre_dec_deg=-30, element_type="Isotropic")
+    assert np.array_equal(a, b) and abs(a[0, 0, 0, 0] - 1) < 1e-12  # normalised at the centre
+    bp = fringe.BeamPattern(telescope=tel, observation=obs)
+    bp.station_type = "Isotropic beam"
+    bp.image_size = 4
+    bp.fov_deg = 10.0
+    out = bp.run()
+    stokes = "S0000_TIME_SEP_CHAN_SEP_AUTO_POWER_AMP_I_"
+    assert sorted(out) == [stokes + c for c in "IQUV"]
+    i = out[stokes + "I"]
+    assert i.shape == (2, 2, 4, 4) and np.array_equal(i, np.ones_like(i))
+    for c in "QUV":  # an unpolarised source stays unpolarised
+        assert np.array_equal(out[stokes + c], np.zeros_like(i))
+
+
 def test_gpu_beam_pattern_equals_cpu():
     if not fringe.built_with_cuda() or not os.path.exists("/dev/nvidia0"):
         pytest.skip("no GPU")
