@@ -86,6 +86,8 @@ check_run() {  # name program
   "$2" "$telescope" "$out" >"$scratch/$1.out" 2>&1 || { cat "$scratch/$1.out"; failed "$1 exited $?"; return; }
   cat "$scratch/$1.out"
   grep -q "wrote $out: $rows rows" "$scratch/$1.out" || failed "$1 did not report $rows rows"
+  grep -qE "^block [0-9]+/[0-9]+: .* x $((stations * (stations - 1) / 2)) baselines" \
+    "$scratch/$1.out" || failed "$1's block callback did not report the baselines"
   ldd "$2" | grep -q "=> $lib/libfringe.so.${version%%.*} " ||
     failed "$1 does not load libfringe from the installed tree"
   "$python" "$here/check_ms.py" "$out" "$rows" "$channels" "$stations" "$times" 3.5 ||
