@@ -68,8 +68,9 @@ have=$(cd "$prefix/share/fringe/settings" && find . -type f | sort)
 [ "$want" = "$have" ] || failed "installed settings schemas differ from settings/**/*.xml"
 symbols=$(nm -D --defined-only -C "$lib/libfringe.so.$version")
 for sym in 'fringe::api::version\[abi:cxx11\]()' 'fringe::api::built_with_cuda()' \
-  'fringe::sim::simulate_interferometer(' 'fringe::telescope::load_telescope_model(' \
-  'fringe::sky::SkyModel::push_back('; do
+  'fringe::api::Interferometer::run(' 'fringe::api::load_telescope(' \
+  'fringe::api::make_observation(' 'fringe::api::append_sources(' \
+  'fringe::sim::simulate_interferometer(' 'fringe::telescope::load_telescope_model('; do
   grep -q "$sym" <<<"$symbols" || failed "libfringe.so does not export $sym"
 done
 undefined=$(ldd -r "$lib/libfringe.so.$version" 2>&1 | grep -E 'undefined symbol|not found')
