@@ -12,7 +12,9 @@
 
 #include "fringe/core/constants.h"
 #include "fringe/core/error.h"
+#include "fringe/core/output_guard.h"
 #include "fringe/core/precision.h"
+#include "fringe/imager/image_output.h"
 #include "fringe/imager/run_checks.h"
 #include "fringe/imager/vis_buffer.h"
 #include "fringe/io/fits/fits_file.h"
@@ -190,15 +192,51 @@ std::filesystem::path make_temp_dir() {
   return templ;
 }
 
+// The FITS images of an array run (image_output.h: one file per product, written under
+// temporary names and renamed when all are complete).
+void write_fits(const ImagerConfig& cfg, const VisibilityInput& in, Image& im) {
+  const std::size_t plane = std::size_t(im.size) * im.size;
+  const std::size_t cube = plane * im.num_planes;
+  std::vector<std::unique_ptr<io::FitsImageWriter>> writers;
+  std::vector<std::string> paths;
+  for (int q = 0; q < im.num_products; ++q) {
+    imager::ImageCube c;
+    c.size = im.size;
+    c.cell_rad = cfg.cell_rad;
+    c.centre_rad = in.phase_centre_rad;
+    c.precision = cfg.precision;
+    if (cfg.channel_snapshots) {
+      c.freq_hz.assign(in.freq_hz.begin(), in.freq_hz.end());
+    } else {
+      double f = 0;
+      for (double x : in.freq_hz) f += x;
+      c.freq_hz = {f / double(in.freq_hz.size())};
+    }
+    c.freq_step_hz = in.freq_hz.size() > 1 ? in.freq_hz[1] - in.freq_hz[0] : 1.0;
+    if (c.freq_step_hz == 0) c.freq_step_hz = 1.0;
+    if (cfg.image_type == imager::ImageType::Psf) c.bunit = "";
+    c.history.push_back("fringe imager (visibility arrays): " + im.result.device);
+    c.pixels.assign(im.pixels.begin() + q * cube, im.pixels.begin() + (q + 1) * cube);
+    const std::string path = cfg.root_path + "_" + im.products[q] + ".fits";
+    writers.push_back(imager::write_image_cube_unfinished(path, c));
+    paths.push_back(path);
+  }
+  for (auto& w : writers) w->finish();
+  im.result.files = paths;
+}
+
 }  // namespace
 
 Image make_image(const ImagerConfig& cfg, const VisibilityInput& in, Logger* log) {
   imager::validate(cfg);
   check_input(cfg, in);
-  return dispatch_precision(cfg.precision, [&]<typename T>() {
+  if (!cfg.root_path.empty()) check_outputs(imager::output_targets(cfg), {});
+  Image im = dispatch_precision(cfg.precision, [&]<typename T>() {
     imager::VisBuffer<T> v = to_buffer<T>(cfg, in);
     return from_arrays(cfg, imager::image_in_memory<T>(cfg, v, in.phase_centre_rad, log));
   });
+  if (!cfg.root_path.empty()) write_fits(cfg, in, im);
+  return im;
 }
 
 FitsImage read_fits_image(const std::string& path) {

@@ -62,10 +62,13 @@ struct Image {
   imager::ImagerResult result;  // counts, device, and files (the MS path's FITS)
 };
 
-// Images visibility arrays with `config` (its input_ms, root_path, time and frequency ranges
-// are ignored; uv_min_lambda and uv_max_lambda are applied). config.precision picks the
-// precision of the gridding. fringe::Error for arrays of the wrong size, pols other than 1 or
-// 4, or a config out of range.
+// Images visibility arrays with `config` (its input_ms and its time and frequency ranges are
+// ignored; uv_min_lambda and uv_max_lambda are applied). With config.root_path set, the images
+// are also written as FITS <root_path>_<product>.fits (imager/image_output.h, the imager app's
+// writer: checked first with fringe::check_outputs, renamed into place when all are complete;
+// the reference pixel at phase_centre_rad, the mean frequency or one plane per channel).
+// config.precision picks the precision of the gridding. fringe::Error for arrays of the wrong size,
+// pols other than 1 or 4, or a config out of range.
 Image make_image(const ImagerConfig& config, const VisibilityInput& input, Logger* log = nullptr);
 
 // Images config.input_ms with imager::run (the imager app's pipeline, its checks included)

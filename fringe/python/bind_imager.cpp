@@ -127,7 +127,8 @@ constexpr const char* kRunDoc =
     "or [row, channel, pol] (pol 1: the product imaged; 4: XX, XY, YX, YY, from which "
     "image_type is formed); freq_hz [channel] Hz; weight [row, channel] or None (all 1); "
     "antenna1, antenna2 [row] or None; time [row] s or None; phase_centre_ra_deg/dec_deg for "
-    "station-beam A-terms only. Nothing is written.\n"
+    "station-beam A-terms and the FITS header. FITS images are written when output_root is "
+    "set.\n"
     "Without arrays: images input_file (Measurement Set path or list) with the imager app's "
     "pipeline; FITS images <output_root>_<product>.fits are written when output_root is set.";
 
@@ -225,8 +226,7 @@ void bind_imager(py::module_& m) {
       .def_property(
           "output_root", [](const PyImager& p) { return p.cfg.root_path; },
           [](PyImager& p, const std::string& s) { p.cfg.root_path = s; },
-          "Measurement Set input only: FITS images <output_root>_<product>.fits are written "
-          "('' (default): none).")
+          "FITS images <output_root>_<product>.fits are written ('' (default): none).")
       .def_property(
           "direction",
           [](const PyImager& p) -> py::object {

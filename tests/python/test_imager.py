@@ -103,6 +103,37 @@ def test_psf_and_uniform_weighting_peak_at_one():
     assert abs(im.run(uvw, np.ones(len(uvw), complex), freq)["images"][0, 0][16, 16] - 1) < 1e-12
 
 
+def test_array_path_writes_fits(tmp_path):
+    # The offset source of the test above, written as FITS: astropy reads the same pixels and
+    # its SIN WCS puts the source (5 pixels East, 3 North of the phase centre) at the peak.
+    from astropy.io import fits
+    from astropy.wcs import WCS
+    n, cell = 64, 0.002
+    uvw = random_uvw(400, 150.0, 1)
+    freq = np.array([100e6])
+    l0, m0 = 5 * cell, 3 * cell
+    im = imager(n, np.degrees(cell) * 3600, "DFT 3D")
+    im.output_root = str(tmp_path / "arr")
+    out = im.run(uvw, point_source_vis(uvw, freq[0], l0, m0), freq, phase_centre_ra_deg=30.0,
+                 phase_centre_dec_deg=-40.0)
+    assert out["files"] == [str(tmp_path / "arr_I.fits")]
+    with fits.open(out["files"][0]) as f:
+        data, hdr = f[0].data.squeeze(), f[0].header
+    assert np.array_equal(data, out["images"][0, 0])
+    # The source's RA/Dec from (l0, m0) about (30, -40) deg (SIN projection), then to pixels.
+    ra0, dec0 = np.radians(30.0), np.radians(-40.0)
+    n0 = np.sqrt(1 - l0 * l0 - m0 * m0)
+    dec = np.arcsin(m0 * np.cos(dec0) + n0 * np.sin(dec0))
+    ra = ra0 + np.arctan2(l0, n0 * np.cos(dec0) - m0 * np.sin(dec0))
+    x, y = WCS(hdr).celestial.all_world2pix(np.degrees(ra), np.degrees(dec), 0)
+    assert (round(float(y)), round(float(x))) == np.unravel_index(np.argmax(data), data.shape)
+    with pytest.raises(fringe.Error):  # an existing file that is not an image is not replaced
+        (tmp_path / "notes_I.fits").write_text("my notes")
+        im.output_root = str(tmp_path / "notes")
+        im.run(uvw, np.ones(len(uvw), complex), freq)
+    assert (tmp_path / "notes_I.fits").read_text() == "my notes"
+
+
 def test_make_image_like_oskar():
     uvw = random_uvw(200, 50.0, 5)  # wavelengths
     img = fringe.Imager.make_image(uvw[:, 0], uvw[:, 1], uvw[:, 2], np.ones(200, complex),
