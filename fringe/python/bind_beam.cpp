@@ -15,6 +15,7 @@
 #include "fringe/core/error.h"
 #include "fringe/python/bindings.h"
 #include "fringe/python/numpy_views.h"
+#include "fringe/settings/embedded_schemas.h"
 
 namespace fringe::python {
 namespace {
@@ -246,28 +247,33 @@ void bind_beam(py::module_& m) {
       "an image grid (or at sky-model positions) for every time and channel of an observation, "
       "and their voltage, auto-power and cross-power products. run() returns the FITS products "
       "as numpy arrays (and keeps the files when root_path is set).")
-      .def(py::init([](const api::SettingsTree* settings, const api::Telescope* telescope,
+      .def(py::init([](const py::object& settings, const api::Telescope* telescope,
                        const api::Observation* observation) {
              PyBeamPattern p;
-             if (settings) {
-               p.cfg = api::beam_pattern_config(*settings);
-               if (p.cfg.image.fov_rad[0] > 0) {
-                 p.fov_deg[0] = p.cfg.image.fov_rad[0] * kRadToDeg;
-                 p.fov_deg[1] = p.cfg.image.fov_rad[1] * kRadToDeg;
-               }
+             if (py::isinstance<py::str>(settings)) {
+               const api::SettingsTree tree = api::SettingsTree::load(
+                   "sim_beam_pattern", settings::embedded_schemas(), settings.cast<std::string>());
+               for (const auto& w : tree.warnings()) PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2);
+               p.cfg = api::beam_pattern_config(tree);
+             } else if (!settings.is_none()) {
+               p.cfg = api::beam_pattern_config(settings.cast<const api::SettingsTree&>());
              } else {
                p.cfg.outputs.fits_auto_power = true;  // OSKAR's default product
+             }
+             if (p.cfg.image.fov_rad[0] > 0) {
+               p.fov_deg[0] = p.cfg.image.fov_rad[0] * kRadToDeg;
+               p.fov_deg[1] = p.cfg.image.fov_rad[1] * kRadToDeg;
              }
              if (telescope) p.telescope = *telescope;
              if (observation) p.cfg.observation = *observation;
              return p;
            }),
-           py::arg("settings") = nullptr, py::arg("telescope") = nullptr,
+           py::arg("settings") = py::none(), py::arg("telescope") = nullptr,
            py::arg("observation") = nullptr,
-           "settings: a fringe.SettingsTree of sim_beam_pattern (every option from it, as the "
-           "app); else defaults (auto-power FITS, Aperture array stations). telescope: a "
-           "fringe.Telescope (else telescope_directory is loaded); observation: a "
-           "fringe.Observation (phase centre, times, channels).")
+           "settings: a fringe.SettingsTree of sim_beam_pattern, or the path of its INI file "
+           "(every option from it, as the app reads it); None: defaults (auto-power FITS, "
+           "Aperture array stations). telescope: a fringe.Telescope (else telescope_directory "
+           "is loaded); observation: a fringe.Observation (phase centre, times, channels).")
       .def_property(
           "telescope_directory", [](const PyBeamPattern& p) { return p.cfg.telescope_directory; },
           [](PyBeamPattern& p, const std::string& s) { p.cfg.telescope_directory = s; },

@@ -105,6 +105,10 @@ def test_beam_pattern_from_settings_matches_oskar(tmp_path):
     bp = fringe.BeamPattern(settings=settings)
     bp.root_path = str(tmp_path / "bp")  # the settings' root_path would write beside them
     out = bp.run()
+    # The INI file's path does the same as its SettingsTree.
+    by_path = fringe.BeamPattern(os.path.join(BP, "tutorial", "oskar_sim_beam_pattern.ini"))
+    by_path.root_path = ""
+    assert all(np.array_equal(a, by_path.run()[k], equal_nan=True) for k, a in out.items())
     assert sorted(out) == ["S0000_TIME_SEP_CHAN_SEP_AMP_" + c
                            for c in ("X_PHI", "X_THETA", "Y_PHI", "Y_THETA")]
     for name, got in out.items():
