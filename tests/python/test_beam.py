@@ -94,7 +94,8 @@ def test_station_beams_match_oskar_beam_pattern(tmp_path):
     assert e.shape == (1, ok.sum(), 2, 2)
     # FITS data [time, channel, y, x]; plane 0 is time 0, channel 0 (OSKAR: single precision).
     for k, (row, col) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
-        name = "bp_S0000_TIME_SEP_CHAN_SEP_AMP_" + ["X_THETA", "X_PHI", "Y_THETA", "Y_PHI"][k] + ".fits"
+        part = ["X_THETA", "X_PHI", "Y_THETA", "Y_PHI"][k]
+        name = "bp_S0000_TIME_SEP_CHAN_SEP_AMP_" + part + ".fits"
         want = oskar_cube(tmp_path, "tutorial", name)[0].reshape(-1, n * n)[0][ok]
         got = np.abs(e[0, :, row, col])
         assert np.max(np.abs(got - want)) < 1e-4 * np.max(want), name
