@@ -34,12 +34,14 @@ fringe::api::Sky make_sky() {
   const std::vector<double> flux_jy{2.0, 1.0, 0.5};
   const std::vector<double> ref_freq_hz(ra_deg.size(), 1.4e9);
   const std::vector<double> spectral_index(ra_deg.size(), -0.7);
+  fringe::api::SkyColumns columns;  // columns left empty are zeros (Q, U, V, sizes, ...)
+  columns.ra_deg = ra_deg;
+  columns.dec_deg = dec_deg;
+  columns.I = flux_jy;
+  columns.ref_freq_hz = ref_freq_hz;
+  columns.spectral_index = spectral_index;
   fringe::api::Sky sky;
-  fringe::api::append_sources(sky, {.ra_deg = ra_deg,
-                                    .dec_deg = dec_deg,
-                                    .I = flux_jy,
-                                    .ref_freq_hz = ref_freq_hz,
-                                    .spectral_index = spectral_index});
+  fringe::api::append_sources(sky, columns);
   return sky;
 }
 
