@@ -162,6 +162,18 @@ def test_process_block_hook_gets_every_block(tmp_path, source_dir):
         assert np.array_equal(got, want)
 
 
+def test_process_block_exception_stops_the_run(tmp_path, source_dir):
+    class Failing(fringe.Interferometer):
+        def process_block(self, block, block_index):
+            if block_index == 1:
+                raise ValueError("consumer failed")
+
+    sim = Failing(settings=str(write_settings(tmp_path, source_dir)))
+    with pytest.raises(ValueError, match="consumer failed"):
+        sim.run()
+    assert not (tmp_path / "sim.ms").exists()  # the temporary MS was removed
+
+
 def test_stopping_early_removes_the_files(tmp_path, source_dir):
     sim = fringe.Interferometer(settings=str(write_settings(tmp_path, source_dir)))
     with sim.blocks(write_files=True, queue_blocks=1) as blocks:
