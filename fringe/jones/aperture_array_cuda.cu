@@ -153,6 +153,16 @@ void pack_level(const AaLevel& level, Packed<T>& pk) {
   pk.levels.push(lv);
 }
 
+// Whether a grouped station's groups can share one spherical-wave pass in the kernels
+// (StationDev::sw_merged): 2 .. kMaxMergedGroups groups, all aa_sw_mergeable with the first.
+bool mergeable_groups(const AaStationPlan& plan) {
+  const std::size_t n = plan.groups.size();
+  if (n < 2 || n > static_cast<std::size_t>(kMaxMergedGroups)) return false;
+  for (const AaGroupPlan& g : plan.groups)
+    if (!aa_sw_mergeable(plan.groups[0].element, g.element)) return false;
+  return true;
+}
+
 template <typename T>
 void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
   const Counts c = count_plans(plans);
@@ -204,6 +214,7 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
     st.group_begin = checked_int(pk.groups.size);
     st.num_groups = checked_int(plan.groups.size());
     st.beam_off = plan.beam_off ? 1 : 0;
+    st.sw_merged = mergeable_groups(plan) ? 1 : 0;
     for (const AaLevel& level : plan.levels) pack_level(level, pk);
     for (const AaGroupPlan& g : plan.groups) {  // group levels follow the station's levels
       pack_level(g.level, pk);

@@ -19,6 +19,10 @@ namespace fringe::jones::aa_cuda {
 constexpr int kThreads = 128;  // threads per block
 constexpr int kTile = 256;     // elements staged in shared memory at a time
 constexpr unsigned kFullMask = 0xffffffffu;
+// Grouped stations of at most this many spherical-wave groups that share feed angles are
+// evaluated in one spherical-wave pass (StationDev::sw_merged); the kernels hold each group's
+// array factors of their S sources in registers, 2 kMaxMergedGroups S complex values.
+constexpr int kMaxMergedGroups = 4;
 
 enum class Mode : int { Full = 0, FullNoRotation = 1, Scalar = 2 };
 
@@ -47,6 +51,10 @@ struct StationDev {
   // element patterns are groups[group_begin, + num_groups) (num_groups 0: not grouped).
   int level_begin, num_levels;
   int group_begin, num_groups;
+  // 1: the groups (2 .. kMaxMergedGroups, aa_sw_mergeable with each other) are evaluated in one
+  // spherical-wave pass with coefficients weighted by their array factors (SwWeightedSets),
+  // instead of one pattern per group; polarised modes only.
+  int sw_merged;
   int beam_off;
 };
 
@@ -230,6 +238,57 @@ __device__ __forceinline__ void level_factors(const KernelArgs<T>& a, const Leve
   }
 }
 
+// A merged grouped station (StationDev::sw_merged): the array factors of its groups, then per
+// source one spherical-wave pass whose coefficients are the groups' weighted by their array
+// factors and normalisations (and feeds exchanged when swap_xy, which aa_sw_jones undoes), so
+//   gsum = sum_g aa_jones(E_g, AF_g^x, AF_g^y)
+// at the cost of one pattern per source instead of one per group.
+template <typename T, Mode M, int S>
+__device__ __forceinline__ void merged_groups(const KernelArgs<T>& a, const StationDev<T>& st,
+                                              bool any, const bool (&active)[S], Vec4<T>* s_pos,
+                                              Vec4<T>* s_pos_y, Vec4<T>* s_w, const T (&de)[S],
+                                              const T (&dn)[S], const T (&du)[S],
+                                              Jones<T> (&gsum)[S]) {
+  Complex<T> mx[kMaxMergedGroups][S], my[kMaxMergedGroups][S];
+#pragma unroll
+  for (int g = 0; g < kMaxMergedGroups; ++g) {
+    if (g < st.num_groups) {  // the same for the whole block: barriers inside are safe
+      const LevelDev lv = a.levels[st.level_begin + st.num_levels + g];
+      level_factors<T, M, S>(a, lv, any, s_pos, s_pos_y, s_w, de, dn, du, mx[g], my[g]);
+    }
+  }
+  const GroupDev<T>* groups = a.groups + st.group_begin;
+  ElementParams<T> el = groups[0].element;  // the shared feed angles, taper and feed order
+  el.sw = a.sw + groups[0].sw_offset;
+  el.sw_feko = el.sw_galileo = false;
+  int l_max = 0;
+#pragma unroll
+  for (int g = 0; g < kMaxMergedGroups; ++g)
+    if (g < st.num_groups) l_max = max(l_max, groups[g].element.sw_l_max);
+#pragma unroll
+  for (int j = 0; j < S; ++j) {
+    if (!active[j]) continue;
+    SwWeightedSets<T, kMaxMergedGroups> w{};
+    w.count = st.num_groups;
+#pragma unroll
+    for (int g = 0; g < kMaxMergedGroups; ++g) {
+      if (g < st.num_groups) {
+        const GroupDev<T>& gd = groups[g];
+        const int lg = gd.element.sw_l_max;
+        w.a[g] = a.sw + gd.sw_offset;
+        w.num_modes[g] = lg * (lg + 2);
+        const Complex<T> fx = mx[g][j] * gd.element.sw_norm, fy = my[g][j] * gd.element.sw_norm;
+        w.fx[g] = el.swap_xy ? fy : fx;
+        w.fy[g] = el.swap_xy ? fx : fy;
+      }
+    }
+    const T et = static_cast<T>(static_cast<double>(de[j]) + st.beam_e);
+    const T nt = static_cast<T>(static_cast<double>(dn[j]) + st.beam_n);
+    const T ut = static_cast<T>(static_cast<double>(du[j]) + st.beam_u);
+    gsum[j] = aa_sw_jones(el, w, l_max, T(1), et, nt, ut);
+  }
+}
+
 // kGrouped: the variant that also evaluates grouped stations (sum over groups of the group's
 // element pattern times its array factor); launched only when some station is grouped, so
 // the uniform-only variant keeps its registers.
@@ -295,7 +354,11 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int j = 0; j < S; ++j) gsum[j] = Jones<T>{};
     }
-    for (int g = 0; g < st.num_groups; ++g) {
+    if constexpr (M != Mode::Scalar) {
+      if (st.sw_merged)
+        merged_groups<T, M, S>(a, st, any, active, s_pos, s_pos_y, s_w, de, dn, du, gsum);
+    }
+    for (int g = 0; g < (st.sw_merged && M != Mode::Scalar ? 0 : st.num_groups); ++g) {
       const LevelDev lv = a.levels[st.level_begin + st.num_levels + g];
       Complex<T> ax[S], ay[S];
       level_factors<T, M, S>(a, lv, any, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);

@@ -144,28 +144,51 @@ FRINGE_HD_INLINE ElementRows<T> aa_element(const ElementParams<T>& p, T e, T n, 
   return r;
 }
 
-// Polarised element response as a complex matrix: the spherical-wave sum when the params
-// carry coefficients (rows [E_phi, E_theta], OSKAR's order for them; Galileo and FEKO
-// [E_theta, E_phi]), else aa_element.
-template <typename T>
-FRINGE_HD_INLINE Jones<T> aa_element_jones(const ElementParams<T>& p, T e, T n, T u) {
+// The spherical-wave sum of element params p (feed angles, taper, swap_xy, Galileo/FEKO flags)
+// with the coefficients coeffs(j) (spherical_wave_math.h: SwCoeffSet for one type,
+// SwWeightedSets for several types weighted by their array factors) up to order l_max, times
+// norm and the taper.
+template <typename T, typename Coeffs>
+FRINGE_HD_INLINE Jones<T> aa_sw_jones(const ElementParams<T>& p, const Coeffs& coeffs, int l_max,
+                                      T norm, T e, T n, T u) {
   using std::atan2;
   using std::sqrt;
-  if (!p.sw) {
-    const ElementRows<T> r = aa_element(p, e, n, u);
-    return {{r.x_theta, T(0)}, {r.x_phi, T(0)}, {r.y_theta, T(0)}, {r.y_phi, T(0)}};
-  }
   const T theta = atan2(sqrt(e * e + n * n), u);
   const T phi = atan2(n, e);  // from East towards North; 0 at the zenith
   const T phi_x = phi - p.alpha_x;
   const T phi_y = p.sw_common_phi ? phi_x : phi + T(kPi / 2) - p.alpha_y;
   Jones<T> j = p.sw_feko ? sw_pattern_feko(p.sw, p.sw_l_max, theta, phi_x, phi_y)
-                         : sw_pattern(p.sw, p.sw_l_max, theta, phi_x, phi_y, p.sw_galileo);
-  T f = p.sw_norm;
+                         : sw_expand(coeffs, l_max, theta, phi_x, phi_y, p.sw_galileo);
+  T f = norm;
   if (p.taper != TaperKind::None) f *= aa_taper(p, u);
   j = {j.a * f, j.b * f, j.c * f, j.d * f};
   if (p.swap_xy) j = {j.c, j.d, j.a, j.b};
   return j;
+}
+
+// Polarised element response as a complex matrix: the spherical-wave sum when the params
+// carry coefficients (rows [E_phi, E_theta], OSKAR's order for them; Galileo and FEKO
+// [E_theta, E_phi]), else aa_element.
+template <typename T>
+FRINGE_HD_INLINE Jones<T> aa_element_jones(const ElementParams<T>& p, T e, T n, T u) {
+  if (!p.sw) {
+    const ElementRows<T> r = aa_element(p, e, n, u);
+    return {{r.x_theta, T(0)}, {r.x_phi, T(0)}, {r.y_theta, T(0)}, {r.y_phi, T(0)}};
+  }
+  return aa_sw_jones(p, SwCoeffSet<T>{p.sw}, p.sw_l_max, p.sw_norm, e, n, u);
+}
+
+// Whether element types a and b can share one spherical-wave pass (SwWeightedSets): both plain
+// spherical-wave coefficients (not Galileo or FEKO) with the same feed angles, azimuth rule,
+// taper and feed order; their orders and normalisations may differ.
+template <typename T>
+FRINGE_HD_INLINE bool aa_sw_mergeable(const ElementParams<T>& a, const ElementParams<T>& b) {
+  const auto plain = [](const ElementParams<T>& p) {
+    return p.sw != nullptr && !p.sw_galileo && !p.sw_feko;
+  };
+  return plain(a) && plain(b) && a.alpha_x == b.alpha_x && a.alpha_y == b.alpha_y &&
+         a.sw_common_phi == b.sw_common_phi && a.taper == b.taper &&
+         a.taper_param == b.taper_param && a.swap_xy == b.swap_xy;
 }
 
 // Station Jones from complex element rows and the two feeds' array factors.

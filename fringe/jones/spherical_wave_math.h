@@ -74,11 +74,58 @@ FRINGE_HD_INLINE T sw_z0() {
   return T(376.730313668);
 }
 
-// Both feeds' fields for a direction (theta, phi_x, phi_y) in rad; rows [E_phi, E_theta]
-// (Galileo: [E_theta, E_phi]).
+// The four coefficients of one mode index j = l*l + l - 1 + m: X TE, X TM, Y TE, Y TM.
 template <typename T>
-FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T phi_x, T phi_y,
-                                     bool galileo = false) {
+struct SwModeCoeffs {
+  Complex<T> x_te, x_tm, y_te, y_tm;
+};
+
+// The coefficients of one element type, in the file layout (4 complex values per mode index).
+template <typename T>
+struct SwCoeffSet {
+  const Complex<T>* a;
+  FRINGE_HD_INLINE SwModeCoeffs<T> operator()(int j) const {
+    const Complex<T>* c = a + 4 * j;
+    return {c[0], c[1], c[2], c[3]};
+  }
+};
+
+// Several element types (at most kMax) that share the feed angles, each weighted by the complex
+// factors (fx, fy) of its X and Y feed: the fields are linear in the coefficients, so
+//   sum_g diag(fx_g, fy_g) E_g = E evaluated with sum_g (fx_g c_g^X, fy_g c_g^Y),
+// one pass of the recurrences for all types (the aperture-array kernels use it for stations
+// that mix element types: fx_g, fy_g are the group's array factors). Types of lower order have
+// no coefficients beyond their own l_max (num_modes = l_max (l_max + 2)).
+template <typename T, int kMax>
+struct SwWeightedSets {
+  const Complex<T>* a[kMax];
+  int num_modes[kMax];
+  Complex<T> fx[kMax], fy[kMax];
+  int count;
+  FRINGE_HD_INLINE SwModeCoeffs<T> operator()(int j) const {
+    SwModeCoeffs<T> s{};
+#ifdef __CUDA_ARCH__
+#pragma unroll  // fx, fy stay in registers
+#endif
+    for (int g = 0; g < kMax; ++g) {
+      if (g < count && j < num_modes[g]) {
+        const Complex<T>* c = a[g] + 4 * j;
+        s.x_te = s.x_te + fx[g] * c[0];
+        s.x_tm = s.x_tm + fx[g] * c[1];
+        s.y_te = s.y_te + fy[g] * c[2];
+        s.y_tm = s.y_tm + fy[g] * c[3];
+      }
+    }
+    return s;
+  }
+};
+
+// Both feeds' fields for a direction (theta, phi_x, phi_y) in rad with the coefficients that
+// `coeffs(j)` gives per mode index j (SwCoeffSet, SwWeightedSets); rows [E_phi, E_theta]
+// (Galileo: [E_theta, E_phi]).
+template <typename T, typename Coeffs>
+FRINGE_HD_INLINE Jones<T> sw_expand(const Coeffs& coeffs, int l_max, T theta, T phi_x, T phi_y,
+                                    bool galileo = false) {
   using std::cos;
   using std::sin;
   using std::sqrt;
@@ -121,16 +168,16 @@ FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T 
         if (galileo && !(m % 2)) dp = -dp;       // and dP of the opposite sign
         for (int sgn = (m == 0 ? 1 : -1); sgn <= 1; sgn += 2) {
           const int mm = sgn * m;
-          const Complex<T>* c = a + 4 * (centre + mm);
+          const SwModeCoeffs<T> c = coeffs(centre + mm);
           const Complex<T> ex{norm * cmx, T(sgn) * norm * smx};
           const Complex<T> ey{norm * cmy, T(sgn) * norm * smy};
           if (galileo) {
             const T bh = (sgn > 0 && (m % 2)) ? T(-1) : T(1);
-            sw_mode_galileo(ex * bh, T(mm), p_sin, dp, ft, fm, c[0], c[1], xt, xp);
-            sw_mode_galileo(ey * bh, T(mm), p_sin, dp, ft, fm, c[2], c[3], yt, yp);
+            sw_mode_galileo(ex * bh, T(mm), p_sin, dp, ft, fm, c.x_te, c.x_tm, xt, xp);
+            sw_mode_galileo(ey * bh, T(mm), p_sin, dp, ft, fm, c.y_te, c.y_tm, yt, yp);
           } else {
-            sw_mode(ex, T(mm), p_sin, dp, c[0], c[1], xt, xp);
-            sw_mode(ey, T(mm), p_sin, dp, c[2], c[3], yt, yp);
+            sw_mode(ex, T(mm), p_sin, dp, c.x_te, c.x_tm, xt, xp);
+            sw_mode(ey, T(mm), p_sin, dp, c.y_te, c.y_tm, yt, yp);
           }
         }
       }
@@ -145,6 +192,13 @@ FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T 
     return {{xt.re, -xt.im}, {xp.re, -xp.im}, {yt.re, -yt.im}, {yp.re, -yp.im}};
   }
   return {xp, xt, yp, yt};
+}
+
+// Both feeds' fields of one element type with coefficients a (the file layout).
+template <typename T>
+FRINGE_HD_INLINE Jones<T> sw_pattern(const Complex<T>* a, int l_max, T theta, T phi_x, T phi_y,
+                                     bool galileo = false) {
+  return sw_expand(SwCoeffSet<T>{a}, l_max, theta, phi_x, phi_y, galileo);
 }
 
 }  // namespace fringe::jones

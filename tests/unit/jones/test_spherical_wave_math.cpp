@@ -143,3 +143,66 @@ TEST(SphericalWaveMath, HarpAndFekoAreRefusedWithAlternative) {
   beam.aperture_array.element_pattern.enable_numerical = false;
   EXPECT_NO_THROW(check_numerical_patterns(beam, tel));
 }
+
+// Several element types sharing feed angles, weighted by complex feed factors (SwWeightedSets):
+// one pass equals the sum over types of diag(fx, fy) times each type's own pattern, also when
+// the types' orders differ (3 and 5 here) and with the feeds exchanged (swap_xy) through
+// aa_sw_jones. Coefficients are arbitrary (a fixed pseudo-random sequence).
+TEST(SphericalWaveMath, WeightedSetsEqualTheSumOfPatterns) {
+  const auto coeffs = [](int l_max, double seed) {
+    std::vector<Complex<double>> c(4 * std::size_t(l_max * (l_max + 2)));
+    for (std::size_t i = 0; i < c.size(); ++i)
+      c[i] = {std::sin(seed + 1.7 * double(i)), std::cos(seed * 0.3 + 0.9 * double(i))};
+    return c;
+  };
+  const auto a0 = coeffs(3, 0.2), a1 = coeffs(5, 1.1);
+  const Complex<double> fx[2] = {{0.7, -0.2}, {-0.4, 1.3}}, fy[2] = {{0.1, 0.5}, {2.0, -0.6}};
+  SwWeightedSets<double, 4> w{};
+  w.count = 2;
+  w.a[0] = a0.data();
+  w.a[1] = a1.data();
+  w.num_modes[0] = 3 * 5;
+  w.num_modes[1] = 5 * 7;
+  for (int g = 0; g < 2; ++g) {
+    w.fx[g] = fx[g];
+    w.fy[g] = fy[g];
+  }
+  for (double theta : {0.0, 0.3, 1.2, 1.55}) {
+    for (double phi : {-2.0, 0.4, 2.9}) {
+      const Jones<double> got = sw_expand(w, 5, theta, phi, phi + 0.5 * kPi);
+      const Jones<double> p0 = sw_pattern(a0.data(), 3, theta, phi, phi + 0.5 * kPi);
+      const Jones<double> p1 = sw_pattern(a1.data(), 5, theta, phi, phi + 0.5 * kPi);
+      expect_near(got.a, fx[0] * p0.a + fx[1] * p1.a);
+      expect_near(got.b, fx[0] * p0.b + fx[1] * p1.b);
+      expect_near(got.c, fy[0] * p0.c + fy[1] * p1.c);
+      expect_near(got.d, fy[0] * p0.d + fy[1] * p1.d);
+    }
+  }
+  // Through aa_sw_jones with swap_xy and two normalisations: the X row of each type's swapped
+  // pattern is its Y row, so its Y coefficients carry the X factor.
+  ElementParams<double> p0{}, p1{};
+  p0.sw = a0.data();
+  p0.sw_l_max = 3;
+  p0.sw_norm = 0.8;
+  p1.sw = a1.data();
+  p1.sw_l_max = 5;
+  p1.sw_norm = 1.3;
+  p0.swap_xy = p1.swap_xy = true;
+  p0.alpha_x = p1.alpha_x = 0.2;
+  p0.alpha_y = p1.alpha_y = 0.2;
+  ASSERT_TRUE(aa_sw_mergeable(p0, p1));
+  for (int g = 0; g < 2; ++g) {
+    const double norm = g == 0 ? p0.sw_norm : p1.sw_norm;
+    w.fx[g] = fy[g] * norm;  // exchanged, as the kernels do for swap_xy
+    w.fy[g] = fx[g] * norm;
+  }
+  const double e = 0.3, n = -0.5, u = std::sqrt(1.0 - e * e - n * n);
+  const Jones<double> got = aa_sw_jones(p0, w, 5, 1.0, e, n, u);
+  const Jones<double> j0 = aa_element_jones(p0, e, n, u), j1 = aa_element_jones(p1, e, n, u);
+  expect_near(got.a, fx[0] * j0.a + fx[1] * j1.a);
+  expect_near(got.b, fx[0] * j0.b + fx[1] * j1.b);
+  expect_near(got.c, fy[0] * j0.c + fy[1] * j1.c);
+  expect_near(got.d, fy[0] * j0.d + fy[1] * j1.d);
+  p1.alpha_y = 0.3;  // different feed angles: not one pass
+  EXPECT_FALSE(aa_sw_mergeable(p0, p1));
+}
