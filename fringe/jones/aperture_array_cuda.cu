@@ -83,7 +83,7 @@ struct Packed {
   Staging<Vec4<double>> pos, pos_y, weight;
   Staging<Complex<T>> sw;  // spherical-wave coefficients, each distinct set once
   Staging<GroupDev<T>> groups;
-  bool any_grouped = false;
+  Variant variant = Variant::kUniform;  // the kernel variant the stations need
 };
 
 std::string station_name(const AaStationPlan& plan) {
@@ -172,7 +172,7 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
   pk.pos_y.reset(c.pos_y);
   pk.weight.reset(c.pos);
   pk.groups.reset(c.groups);
-  pk.any_grouped = c.groups > 0;
+  pk.variant = c.groups > 0 ? Variant::kMerged : Variant::kUniform;  // kGrouped: see below
   // Spherical-wave coefficient sets (of stations and groups): stations of one model share
   // theirs. Pointer -> (offset, l_max).
   std::map<const Complex<double>*, std::pair<int, int>> sw_offsets;
@@ -215,6 +215,7 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
     st.num_groups = checked_int(plan.groups.size());
     st.beam_off = plan.beam_off ? 1 : 0;
     st.sw_merged = mergeable_groups(plan) ? 1 : 0;
+    if (!plan.groups.empty() && !st.sw_merged) pk.variant = Variant::kGrouped;
     for (const AaLevel& level : plan.levels) pack_level(level, pk);
     for (const AaGroupPlan& g : plan.groups) {  // group levels follow the station's levels
       pack_level(g.level, pk);
@@ -224,43 +225,17 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
   }
 }
 
+// "aa_beam_kernel<float, full, 2, grouped>": the name in launch error messages.
 template <typename T>
-const char* kernel_name(Mode m, int s, bool grouped) {
-  // [precision][grouped][mode][sources per thread 1, 2, 4]
-  static const char* names[2][2][3][3] = {
-      {{{"aa_beam_kernel<float, full, 1>", "aa_beam_kernel<float, full, 2>",
-         "aa_beam_kernel<float, full, 4>"},
-        {"aa_beam_kernel<float, full_no_rotation, 1>", "aa_beam_kernel<float, full_no_rotation, 2>",
-         "aa_beam_kernel<float, full_no_rotation, 4>"},
-        {"aa_beam_kernel<float, scalar, 1>", "aa_beam_kernel<float, scalar, 2>",
-         "aa_beam_kernel<float, scalar, 4>"}},
-       {{"aa_beam_kernel<float, full, 1, grouped>", "aa_beam_kernel<float, full, 2, grouped>",
-         "aa_beam_kernel<float, full, 4, grouped>"},
-        {"aa_beam_kernel<float, full_no_rotation, 1, grouped>",
-         "aa_beam_kernel<float, full_no_rotation, 2, grouped>",
-         "aa_beam_kernel<float, full_no_rotation, 4, grouped>"},
-        {"aa_beam_kernel<float, scalar, 1, grouped>", "aa_beam_kernel<float, scalar, 2, grouped>",
-         "aa_beam_kernel<float, scalar, 4, grouped>"}}},
-      {{{"aa_beam_kernel<double, full, 1>", "aa_beam_kernel<double, full, 2>",
-         "aa_beam_kernel<double, full, 4>"},
-        {"aa_beam_kernel<double, full_no_rotation, 1>",
-         "aa_beam_kernel<double, full_no_rotation, 2>",
-         "aa_beam_kernel<double, full_no_rotation, 4>"},
-        {"aa_beam_kernel<double, scalar, 1>", "aa_beam_kernel<double, scalar, 2>",
-         "aa_beam_kernel<double, scalar, 4>"}},
-       {{"aa_beam_kernel<double, full, 1, grouped>", "aa_beam_kernel<double, full, 2, grouped>",
-         "aa_beam_kernel<double, full, 4, grouped>"},
-        {"aa_beam_kernel<double, full_no_rotation, 1, grouped>",
-         "aa_beam_kernel<double, full_no_rotation, 2, grouped>",
-         "aa_beam_kernel<double, full_no_rotation, 4, grouped>"},
-        {"aa_beam_kernel<double, scalar, 1, grouped>", "aa_beam_kernel<double, scalar, 2, grouped>",
-         "aa_beam_kernel<double, scalar, 4, grouped>"}}}};
-  return names[sizeof(T) == sizeof(double)][grouped ? 1 : 0][static_cast<int>(m)][s == 1   ? 0
-                                                                                  : s == 2 ? 1
-                                                                                           : 2];
+std::string kernel_name(Mode m, int s, Variant v) {
+  static const char* modes[3] = {"full", "full_no_rotation", "scalar"};
+  static const char* variants[3] = {"", ", grouped", ", merged"};
+  return std::string("aa_beam_kernel<") + (sizeof(T) == sizeof(double) ? "double" : "float") +
+         ", " + modes[static_cast<int>(m)] + ", " + std::to_string(s) +
+         variants[static_cast<int>(v)] + ">";
 }
 
-template <typename T, Mode M, int S, bool G>
+template <typename T, Mode M, int S, Variant G>
 void launch(const KernelArgs<T>& args, std::size_t num_stations, cudaStream_t stream) {
   const std::size_t per_block = static_cast<std::size_t>(kThreads) * S;
   const std::size_t blocks = (args.num_sources + per_block - 1) / per_block;
@@ -270,29 +245,32 @@ void launch(const KernelArgs<T>& args, std::size_t num_stations, cudaStream_t st
     const dim3 grid(static_cast<unsigned>(blocks),
                     static_cast<unsigned>(std::min(kMaxY, num_stations - p0)));
     aa_beam_kernel<T, M, S, G><<<grid, kThreads, 0, stream>>>(args, p0);
-    FRINGE_CUDA_CHECK_KERNEL(kernel_name<T>(M, S, G));
+    FRINGE_CUDA_CHECK_KERNEL(kernel_name<T>(M, S, G).c_str());
   }
 }
 
-template <typename T, Mode M, bool G>
+template <typename T, Mode M, Variant V>
 void launch_variant(const KernelArgs<T>& args, std::size_t num_stations, int per_thread,
                     cudaStream_t stream) {
   if (per_thread == 1)
-    launch<T, M, 1, G>(args, num_stations, stream);
+    launch<T, M, 1, V>(args, num_stations, stream);
   else if (per_thread == 4)
-    launch<T, M, 4, G>(args, num_stations, stream);
+    launch<T, M, 4, V>(args, num_stations, stream);
   else
-    launch<T, M, 2, G>(args, num_stations, stream);
+    launch<T, M, 2, V>(args, num_stations, stream);
 }
 
-// Grouped stations need the kGrouped kernels; uniform-only sets keep the lighter ones.
+// The kernel variant of the station set: kUniform without grouped stations, kMerged when every
+// grouped station is merged (polarised modes), else kGrouped.
 template <typename T, Mode M>
-void launch_mode(const KernelArgs<T>& args, std::size_t num_stations, int per_thread, bool grouped,
-                 cudaStream_t stream) {
-  if (grouped)
-    launch_variant<T, M, true>(args, num_stations, per_thread, stream);
+void launch_mode(const KernelArgs<T>& args, std::size_t num_stations, int per_thread,
+                 Variant variant, cudaStream_t stream) {
+  if (variant == Variant::kMerged && M != Mode::Scalar)
+    launch_variant<T, M, Variant::kMerged>(args, num_stations, per_thread, stream);
+  else if (variant != Variant::kUniform)
+    launch_variant<T, M, Variant::kGrouped>(args, num_stations, per_thread, stream);
   else
-    launch_variant<T, M, false>(args, num_stations, per_thread, stream);
+    launch_variant<T, M, Variant::kUniform>(args, num_stations, per_thread, stream);
 }
 
 }  // namespace
@@ -309,7 +287,7 @@ struct AaBeamCuda<T>::Impl {
   Array<Vec4<T>> pos, pos_y, weight;                   // as the beam kernels read them
   Array<Complex<T>> sw;                                // spherical-wave coefficients
   Array<GroupDev<T>> groups;                           // element patterns of groups
-  bool any_grouped = false;                            // some station is grouped
+  Variant variant = Variant::kUniform;                 // of the stations (launch_mode)
   Packed<T> staging;                                   // host side of the uploads
 
   explicit Impl(int d) : device(d) {
@@ -382,7 +360,7 @@ void AaBeamCuda<T>::set_plans(std::span<const AaStationPlan> plans) {
     FRINGE_CUDA_CHECK_KERNEL(sizeof(T) == sizeof(float) ? "aa_prepare_kernel<float>"
                                                         : "aa_prepare_kernel<double>");
   }
-  m.any_grouped = pk.any_grouped;
+  m.variant = pk.variant;
   m.num_stations = plans.size();
 }
 
@@ -398,10 +376,9 @@ void AaBeamCuda<T>::evaluate_full(const AaDeviceSources& sources, bool parallact
   const KernelArgs<T> args = impl_->args(sources, out);
   const Impl& m = *impl_;
   if (parallactic)
-    launch_mode<T, Mode::Full>(args, m.num_stations, m.per_thread, m.any_grouped, m.stream);
+    launch_mode<T, Mode::Full>(args, m.num_stations, m.per_thread, m.variant, m.stream);
   else
-    launch_mode<T, Mode::FullNoRotation>(args, m.num_stations, m.per_thread, m.any_grouped,
-                                         m.stream);
+    launch_mode<T, Mode::FullNoRotation>(args, m.num_stations, m.per_thread, m.variant, m.stream);
 }
 
 template <typename T>
@@ -409,7 +386,7 @@ void AaBeamCuda<T>::evaluate_scalar(const AaDeviceSources& sources, Complex<T>* 
   if (impl_->num_stations == 0 || sources.size == 0) return;
   DeviceGuard guard(impl_->device);
   launch_mode<T, Mode::Scalar>(impl_->args(sources, out), impl_->num_stations, impl_->per_thread,
-                               impl_->any_grouped, impl_->stream);
+                               impl_->variant, impl_->stream);
 }
 
 template <typename T>

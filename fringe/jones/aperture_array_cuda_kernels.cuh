@@ -289,12 +289,17 @@ __device__ __forceinline__ void merged_groups(const KernelArgs<T>& a, const Stat
   }
 }
 
-// kGrouped: the variant that also evaluates grouped stations (sum over groups of the group's
-// element pattern times its array factor); launched only when some station is grouped, so
-// the uniform-only variant keeps its registers.
-template <typename T, Mode M, int S, bool kGrouped>
+// The kernel variants by the kind of stations in the set (each launched only when needed, so
+// the lighter ones keep their registers): kUniform, no grouped station; kGrouped, grouped
+// stations as the sum over groups of the group's element pattern times its array factor (one
+// pattern per group and source); kMerged, every grouped station has sw_merged (one pattern per
+// source, polarised modes).
+enum class Variant : int { kUniform = 0, kGrouped = 1, kMerged = 2 };
+
+template <typename T, Mode M, int S, Variant V>
 __global__ void __launch_bounds__(kThreads)
     aa_beam_kernel(const KernelArgs<T> a, const std::size_t station_offset) {
+  constexpr bool kGrouped = V != Variant::kUniform;
   __shared__ Vec4<T> s_pos[kTile];
   __shared__ Vec4<T> s_pos_y[M == Mode::Scalar ? 1 : kTile];
   __shared__ Vec4<T> s_w[kTile];
@@ -354,11 +359,11 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int j = 0; j < S; ++j) gsum[j] = Jones<T>{};
     }
-    if constexpr (M != Mode::Scalar) {
-      if (st.sw_merged)
+    if constexpr (V == Variant::kMerged && M != Mode::Scalar) {
+      if (grouped)
         merged_groups<T, M, S>(a, st, any, active, s_pos, s_pos_y, s_w, de, dn, du, gsum);
     }
-    for (int g = 0; g < (st.sw_merged && M != Mode::Scalar ? 0 : st.num_groups); ++g) {
+    for (int g = 0; g < (V == Variant::kMerged ? 0 : st.num_groups); ++g) {
       const LevelDev lv = a.levels[st.level_begin + st.num_levels + g];
       Complex<T> ax[S], ay[S];
       level_factors<T, M, S>(a, lv, any, s_pos, s_pos_y, s_w, de, dn, du, ax, ay);
