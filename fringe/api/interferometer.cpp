@@ -186,6 +186,13 @@ std::optional<BlockView> BlockStream::next() {
   return std::nullopt;
 }
 
+bool BlockStream::wait_for(std::chrono::milliseconds timeout) {
+  if (!state_) return true;
+  std::unique_lock lock(state_->mutex);
+  return state_->changed.wait_for(lock, timeout,
+                                  [&] { return !state_->queue.empty() || state_->done; });
+}
+
 void BlockStream::close() {
   if (!state_) return;
   {

@@ -13,6 +13,7 @@
 //    not run by the API (the sim_interferometer app runs them).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -98,6 +99,8 @@ class BlockStream {
   // The next block, waiting for it; std::nullopt after the last. The run's error (e.g.
   // fringe::Error) is rethrown here, once, in place of a block.
   std::optional<BlockView> next();
+  // Waits at most `timeout` for a block or the end; true when next() would not wait.
+  bool wait_for(std::chrono::milliseconds timeout);
   // Stops the run if it still runs and waits for its thread.
   void close();
   // The run's result once next() has returned std::nullopt (else std::nullopt).

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <complex>
 #include <memory>
 #include <string>
@@ -54,6 +55,17 @@ struct BlockIterator {
   std::optional<api::BlockStream> stream;
   BlockPtr next() {
     if (!stream) throw py::stop_iteration();
+    // Wait in slices, so that Ctrl-C (a Python signal) stops the run between them.
+    for (bool ready = false; !ready;) {
+      {
+        py::gil_scoped_release release;
+        ready = stream->wait_for(std::chrono::milliseconds(100));
+      }
+      if (!ready && PyErr_CheckSignals() != 0) {
+        close();
+        throw py::error_already_set();
+      }
+    }
     std::optional<BlockView> v;
     {
       py::gil_scoped_release release;

@@ -3,7 +3,10 @@ equal, bit for bit, the Measurement Set that the sim_interferometer executable w
 same settings (read with python-casacore); run() from settings and from objects write the same
 MS; OSKAR's process_block hook sees the same blocks; errors raise fringe.Error."""
 import os
+import signal
 import subprocess
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -181,6 +184,27 @@ def test_stopping_early_removes_the_files(tmp_path, source_dir):
         assert first.block_index == 0
     assert blocks.result is None
     assert not (tmp_path / "sim.ms").exists()
+
+
+def test_ctrl_c_stops_the_iterator(tmp_path, source_dir):
+    # 40000 sources: the first block takes about 2 s on the two cores of the dev container;
+    # SIGINT arrives after 0.05 s and must stop the wait for it (the iterator waits in 0.1 s
+    # slices and checks Python's signals), not only once the block has come.
+    sim = fringe.Interferometer(settings=str(write_settings(tmp_path, source_dir)))
+    rng = np.random.default_rng(2)
+    n = 40000
+    sim.set_sky_model(fringe.Sky.from_array(np.column_stack(
+        [rng.uniform(199.5, 200.5, n), rng.uniform(29.5, 30.5, n), np.ones(n)])))
+    blocks = sim.blocks(write_files=True)
+    timer = threading.Timer(0.05, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    got = []
+    with pytest.raises(KeyboardInterrupt):
+        for block in blocks:
+            got.append(block)
+    timer.join()
+    assert got == []
+    assert not (tmp_path / "sim.ms").exists()  # the run was stopped and its MS removed
 
 
 def test_single_precision_is_close_to_double(tmp_path, source_dir):
