@@ -72,22 +72,24 @@ void bind_errors(py::module_& m) {
                             g_error);
   g_cancelled = new_class(m, "Cancelled",
                           "The run was stopped by SIGINT/SIGTERM (temporaries removed).", g_error);
-  py::register_exception_translator([](std::exception_ptr p) {
-    if (!p) return;
-    try {
-      std::rethrow_exception(p);
-    } catch (const interrupt::Cancelled& e) {
-      raise(g_cancelled, e);
-    } catch (const settings::InputError& e) {
-      raise(g_input_error, e);
-    } catch (const imager::RunFailure& e) {
-      raise(g_run_failure, e);
-    } catch (const vistools::RunFailure& e) {
-      raise(g_run_failure, e);
-    } catch (const Error& e) {
-      raise(g_error, e);
-    }
-  });
+  // pybind11's translator type takes the pointer by value.
+  py::register_exception_translator(
+      [](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
+        if (!p) return;
+        try {
+          std::rethrow_exception(p);
+        } catch (const interrupt::Cancelled& e) {
+          raise(g_cancelled, e);
+        } catch (const settings::InputError& e) {
+          raise(g_input_error, e);
+        } catch (const imager::RunFailure& e) {
+          raise(g_run_failure, e);
+        } catch (const vistools::RunFailure& e) {
+          raise(g_run_failure, e);
+        } catch (const Error& e) {
+          raise(g_error, e);
+        }
+      });
 }
 
 }  // namespace fringe::python

@@ -114,7 +114,7 @@ field and value.)doc");
           "create_copy", [](const Observation& o) { return Observation(o); }, "A copy.")
       .def("__copy__", [](const Observation& o) { return Observation(o); })
       .def(
-          "__deepcopy__", [](const Observation& o, py::dict) { return Observation(o); },
+          "__deepcopy__", [](const Observation& o, const py::dict&) { return Observation(o); },
           py::arg("memo"))
       .def("__repr__", [](const Observation& o) {
         return "<fringe.Observation: " + api::describe_observation(o) + ">";

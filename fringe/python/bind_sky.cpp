@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,17 +40,19 @@ struct ViewToken {
 };
 
 // A writable 1-D numpy view of column v of the Sky held by `self`.
-py::array column_view(py::object self, std::vector<double>& v) {
+py::array column_view(const py::object& self, std::vector<double>& v) {
   const Sky* sky = self.cast<const Sky*>();
-  auto* token = new ViewToken{self.release().ptr(), sky};
-  ++live_views()[sky];
-  py::capsule base(token, [](void* p) {
-    auto* t = static_cast<ViewToken*>(p);
+  py::object owner = self;
+  auto token = std::make_unique<ViewToken>(ViewToken{owner.ptr(), sky});
+  py::capsule base(token.get(), [](void* p) {
+    std::unique_ptr<ViewToken> t(static_cast<ViewToken*>(p));
     auto& views = live_views();
     if (--views[t->sky] <= 0) views.erase(t->sky);
     Py_DECREF(t->owner);
-    delete t;
   });
+  token.release();  // NOLINT(bugprone-unused-return-value): the capsule owns it now
+  owner.release();  // the token holds this reference until the capsule goes
+  ++live_views()[sky];
   return py::array_t<double>({static_cast<py::ssize_t>(v.size())}, {sizeof(double)}, v.data(),
                              base);
 }
@@ -81,10 +84,14 @@ std::span<const double> span_or_empty(const std::optional<DoubleArray>& a, const
   return {a->data(), static_cast<std::size_t>(a->size())};
 }
 
-py::array_t<double> to_numpy(std::vector<double>&& v, std::vector<py::ssize_t> shape) {
-  auto* owner = new std::vector<double>(std::move(v));
-  py::capsule keep(owner, [](void* p) { delete static_cast<std::vector<double>*>(p); });
-  return py::array_t<double>(shape, owner->data(), keep);
+py::array_t<double> to_numpy(std::vector<double>&& v, const std::vector<py::ssize_t>& shape) {
+  auto owner = std::make_unique<std::vector<double>>(std::move(v));
+  double* data = owner->data();
+  py::capsule keep(owner.get(), [](void* p) {
+    std::unique_ptr<std::vector<double>>(static_cast<std::vector<double>*>(p));  // frees it
+  });
+  owner.release();  // NOLINT(bugprone-unused-return-value): the capsule owns it now
+  return py::array_t<double>(shape, data, keep);
 }
 
 void warn_all(const std::vector<std::string>& warnings) {
@@ -96,7 +103,7 @@ template <typename Class>
 void column(Class& cls, const char* name, std::vector<double> Sky::*member, const char* doc) {
   cls.def_property(
       name,
-      [member](py::object self) -> py::array {
+      [member](const py::object& self) -> py::array {
         return column_view(self, self.cast<Sky&>().*member);
       },
       [member, name](Sky& sky, const DoubleArray& values) {
@@ -137,11 +144,13 @@ major_arcsec, minor_arcsec (FWHM), pa_deg (East of North).)doc");
       .def_static(
           "from_columns",
           [](const DoubleArray& ra_deg, const DoubleArray& dec_deg, const DoubleArray& I,
-             std::optional<DoubleArray> Q, std::optional<DoubleArray> U,
-             std::optional<DoubleArray> V, std::optional<DoubleArray> ref_freq_hz,
-             std::optional<DoubleArray> spectral_index, std::optional<DoubleArray> rotation_measure,
-             std::optional<DoubleArray> major_arcsec, std::optional<DoubleArray> minor_arcsec,
-             std::optional<DoubleArray> pa_deg) {
+             const std::optional<DoubleArray>& Q, const std::optional<DoubleArray>& U,
+             const std::optional<DoubleArray>& V, const std::optional<DoubleArray>& ref_freq_hz,
+             const std::optional<DoubleArray>& spectral_index,
+             const std::optional<DoubleArray>& rotation_measure,
+             const std::optional<DoubleArray>& major_arcsec,
+             const std::optional<DoubleArray>& minor_arcsec,
+             const std::optional<DoubleArray>& pa_deg) {
             api::SkyColumns c{span_or_empty(ra_deg, "ra_deg"),
                               span_or_empty(dec_deg, "dec_deg"),
                               span_or_empty(I, "I"),
@@ -290,11 +299,13 @@ major_arcsec, minor_arcsec (FWHM), pa_deg (East of North).)doc");
       .def(
           "append_sources",
           [](Sky& sky, const DoubleArray& ra_deg, const DoubleArray& dec_deg, const DoubleArray& I,
-             std::optional<DoubleArray> Q, std::optional<DoubleArray> U,
-             std::optional<DoubleArray> V, std::optional<DoubleArray> ref_freq_hz,
-             std::optional<DoubleArray> spectral_index, std::optional<DoubleArray> rotation_measure,
-             std::optional<DoubleArray> major_arcsec, std::optional<DoubleArray> minor_arcsec,
-             std::optional<DoubleArray> pa_deg) {
+             const std::optional<DoubleArray>& Q, const std::optional<DoubleArray>& U,
+             const std::optional<DoubleArray>& V, const std::optional<DoubleArray>& ref_freq_hz,
+             const std::optional<DoubleArray>& spectral_index,
+             const std::optional<DoubleArray>& rotation_measure,
+             const std::optional<DoubleArray>& major_arcsec,
+             const std::optional<DoubleArray>& minor_arcsec,
+             const std::optional<DoubleArray>& pa_deg) {
             require_no_views(sky, "append_sources");
             api::SkyColumns c{span_or_empty(ra_deg, "ra_deg"),
                               span_or_empty(dec_deg, "dec_deg"),
@@ -362,7 +373,7 @@ major_arcsec, minor_arcsec (FWHM), pa_deg (East of North).)doc");
           "create_copy", [](const Sky& sky) { return Sky(sky); }, "A deep copy.")
       .def("__copy__", [](const Sky& sky) { return Sky(sky); })
       .def(
-          "__deepcopy__", [](const Sky& sky, py::dict) { return Sky(sky); }, py::arg("memo"))
+          "__deepcopy__", [](const Sky& sky, const py::dict&) { return Sky(sky); }, py::arg("memo"))
       .def_property_readonly(
           "ra_deg",
           [](const Sky& sky) {

@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,10 +25,14 @@ using api::Telescope;
 using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 py::array_t<double> rows_of_three(std::vector<double>&& v) {
-  auto* owner = new std::vector<double>(std::move(v));
-  py::capsule keep(owner, [](void* p) { delete static_cast<std::vector<double>*>(p); });
+  auto owner = std::make_unique<std::vector<double>>(std::move(v));
+  double* data = owner->data();
   const auto rows = static_cast<py::ssize_t>(owner->size() / 3);
-  return py::array_t<double>({rows, py::ssize_t{3}}, owner->data(), keep);
+  py::capsule keep(owner.get(), [](void* p) {
+    std::unique_ptr<std::vector<double>>(static_cast<std::vector<double>*>(p));  // frees it
+  });
+  owner.release();  // NOLINT(bugprone-unused-return-value): the capsule owns it now
+  return py::array_t<double>({rows, py::ssize_t{3}}, data, keep);
 }
 
 std::span<const double> span_of(const std::optional<DoubleArray>& a, const char* name) {
@@ -146,8 +151,8 @@ positions add the error columns (used for the simulated signal).)doc");
       .def(
           "set_station_coords_enu",
           [](Telescope& t, double lon_deg, double lat_deg, double alt_m, const DoubleArray& x,
-             const DoubleArray& y, const DoubleArray& z, std::optional<DoubleArray> x_err,
-             std::optional<DoubleArray> y_err, std::optional<DoubleArray> z_err) {
+             const DoubleArray& y, const DoubleArray& z, const std::optional<DoubleArray>& x_err,
+             const std::optional<DoubleArray>& y_err, const std::optional<DoubleArray>& z_err) {
             const auto sx = span_of(x, "x"), sy = span_of(y, "y"), sz = span_of(z, "z");
             const auto ex = span_of(x_err, "x_err"), ey = span_of(y_err, "y_err"),
                        ez = span_of(z_err, "z_err");
@@ -185,7 +190,7 @@ positions add the error columns (used for the simulated signal).)doc");
           "create_copy", [](const Telescope& t) { return Telescope(t); }, "A deep copy.")
       .def("__copy__", [](const Telescope& t) { return Telescope(t); })
       .def(
-          "__deepcopy__", [](const Telescope& t, py::dict) { return Telescope(t); },
+          "__deepcopy__", [](const Telescope& t, const py::dict&) { return Telescope(t); },
           py::arg("memo"))
       .def("__repr__", [](const Telescope& t) {
         return "<fringe.Telescope: " + api::describe_telescope(t) + ">";
