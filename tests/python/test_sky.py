@@ -127,3 +127,15 @@ def test_append_and_copy(sky_array):
     assert a.num_sources == 5  # the copy is deep
     a.append_sources([1.0], [2.0], [3.0], V=[0.5])
     assert a.num_sources == 6 and a.to_array()[5, 5] == 0.5
+
+
+def test_healpix_map_against_oskar(source_dir):
+    # OSKAR's oskar_fits_image_to_sky_model -n 0.3 of an equatorial HEALPix map (README there).
+    d = source_dir / OSKAR_FITS
+    sky = fringe.Sky.load(str(d / "healpix_equatorial.fits"), min_abs_val=0.3)
+    text = (d / "healpix_equatorial_n0.3.osm").read_text().replace(",", " ")
+    ref = np.loadtxt(text.splitlines(), ndmin=2)
+    ours = sky.to_array()[:, :ref.shape[1]]
+    assert ours.shape == ref.shape
+    np.testing.assert_allclose(ours[:, :2], ref[:, :2], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ours[:, 2], ref[:, 2], rtol=1e-6)
