@@ -139,3 +139,15 @@ def test_healpix_map_against_oskar(source_dir):
     assert ours.shape == ref.shape
     np.testing.assert_allclose(ours[:, :2], ref[:, :2], rtol=0, atol=1e-9)
     np.testing.assert_allclose(ours[:, 2], ref[:, 2], rtol=1e-6)
+
+
+def test_named_columns_keep_what_fixed_columns_drop(source_dir, tmp_path):
+    # A multi-valued spectrum (three Stokes I values at 76, 84, 92 MHz) fits only named columns.
+    sky = fringe.Sky.load(str(source_dir / "tests/data/sky/named_spectra.txt"))
+    named = tmp_path / "named.txt"
+    sky.save(str(named), named_columns=True)
+    rows = [l for l in named.read_text().splitlines() if not l.startswith("#")]
+    assert rows == ["0,0,[1,2,3],[7.6e+07,8.4e+07,9.2e+07]"]  # I [Jy] and their freqs [Hz]
+    np.testing.assert_array_equal(fringe.Sky.load(str(named)).to_array(), sky.to_array())
+    with pytest.warns(UserWarning, match="fixed-column format cannot hold"):
+        sky.save(str(tmp_path / "fixed.osm"))
