@@ -119,3 +119,19 @@ def test_validate_reports_missing_required(tmp_path):
     tree = fringe.SettingsTree("sim_interferometer")
     problems = tree.validate()
     assert any("observation/start_frequency_hz" in p for p in problems)
+
+
+def test_objects_from_settings(source_dir):
+    # The example names sky.osm and ../../telescope-models/ska-low-aa0.5.tm relative to its
+    # folder, with no filters: the objects equal those loaded directly.
+    tree = fringe.SettingsTree("sim_interferometer", str(source_dir / EXAMPLE))
+    sky = fringe.Sky.from_settings(tree)
+    direct = fringe.Sky.load(str(source_dir / "settings/examples/sky.osm"))
+    assert sky.num_sources == direct.num_sources > 0
+    assert (sky.to_array() == direct.to_array()).all()
+    tel = fringe.Telescope.from_settings(tree)
+    direct_tel = fringe.Telescope.load(str(source_dir / "telescope-models/ska-low-aa0.5.tm"))
+    assert (tel.station_positions_enu() == direct_tel.station_positions_enu()).all()
+    tree["telescope/input_directory"] = str(source_dir / "no_such.tm")
+    with pytest.raises(fringe.Error, match="no_such.tm"):
+        fringe.Telescope.from_settings(tree)
