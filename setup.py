@@ -39,7 +39,7 @@ class CMakeBuild(build_ext):
         build_dir.mkdir(parents=True, exist_ok=True)
         if not (build_dir / "CMakeCache.txt").exists():
             args = [cmake, "-S", str(ROOT), "-B", str(build_dir),
-                    "-DCMAKE_BUILD_TYPE=Release", "-DFRINGE_PYTHON=ON",
+                    "-DCMAKE_BUILD_TYPE=Release", "-DFRINGE_PYTHON_PACKAGE=ON",
                     f"-DFRINGE_PYTHON_EXE={sys.executable}"]
             if shutil.which("ninja"):
                 args += ["-G", "Ninja"]
