@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <complex>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,21 @@
 namespace py = pybind11;
 
 namespace fringe::python {
+namespace {
+
+// A numpy array of `shape` over v's storage; the array's capsule owns the vector.
+template <typename T>
+py::array_t<T> to_numpy(std::vector<T>&& v, std::vector<py::ssize_t> shape) {
+  auto owned = std::make_unique<std::vector<T>>(std::move(v));
+  py::capsule keep(owned.get(), [](void* p) {
+    std::unique_ptr<std::vector<T>>(static_cast<std::vector<T>*>(p));
+  });
+  T* data = owned->data();
+  owned.release();  // NOLINT(bugprone-unused-return-value): the capsule owns it now
+  return py::array_t<T>(std::move(shape), data, keep);
+}
+
+}  // namespace
 
 void bind_predict(py::module_& m) {
   m.def(
@@ -49,11 +65,9 @@ void bind_predict(py::module_& m) {
           r = api::predict(sky, jones, span_of(uvw), span_of(frequencies), o);
         }
         const auto nc = py::ssize_t(r.num_channels), np = py::ssize_t(r.num_pols);
-        py::array cross = give_to_numpy<std::complex<double>>(
-            std::move(r.cross), {nc, py::ssize_t(r.num_baselines), np});
+        py::array cross = to_numpy(std::move(r.cross), {nc, py::ssize_t(r.num_baselines), np});
         if (!autocorrelations) return cross;
-        py::array autos = give_to_numpy<std::complex<double>>(
-            std::move(r.autos), {nc, py::ssize_t(r.num_stations), np});
+        py::array autos = to_numpy(std::move(r.autos), {nc, py::ssize_t(r.num_stations), np});
         return py::make_tuple(cross, autos);
       },
       py::arg("sky"), py::arg("station_jones"), py::arg("uvw"), py::arg("frequencies"),
@@ -86,7 +100,7 @@ for bad shapes or values.)doc");
           uvw = api::station_uvw(telescope, observation, time_index, true_positions);
         }
         const auto n = py::ssize_t(uvw.size() / 3);
-        return give_to_numpy<double>(std::move(uvw), {n, 3});
+        return to_numpy(std::move(uvw), {n, 3});
       },
       py::arg("telescope"), py::arg("observation"), py::arg("time_index") = 0,
       py::arg("true_positions") = false,
