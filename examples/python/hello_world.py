@@ -9,8 +9,6 @@ Writes <out>/hello.ms, <out>/hello_I.fits and (with matplotlib) <out>/hello.png.
 import argparse
 import os
 import pathlib
-import shutil
-import subprocess
 
 import numpy as np
 
@@ -51,21 +49,13 @@ def main():
     # Image the Measurement Set: the imager's bindings when there are, else its executable.
     fits = out / "hello_I.fits"
     fov_deg = 0.6
-    if hasattr(fringe, "Imager"):
-        imager = fringe.Imager()
-        imager.input_file = result["ms_path"]
-        imager.fov_deg = fov_deg
-        imager.image_size = args.size
-        imager.output_root = str(out / "hello")
-        image = imager.run()["images"][0, 0]
-    else:
-        exe = shutil.which("imager") or str(REPO / "build" / "apps" / "imager" / "imager")
-        ini = out / "imager.ini"
-        ini.write_text(f"[General]\napp=imager\n\n[image]\ninput_vis_data={result['ms_path']}\n"
-                       f"fov_deg={fov_deg}\nsize={args.size}\nroot_path={out / 'hello'}\n")
-        subprocess.run([exe, "-q", str(ini)], check=True)
-        image = None
-    print(f"dirty image: {fits}" + ("" if image is None else f", peak {image.max():.3f} Jy/beam"))
+    imager = fringe.Imager()
+    imager.input_file = result["ms_path"]
+    imager.fov_deg = fov_deg
+    imager.image_size = args.size
+    imager.output_root = str(out / "hello")
+    image = imager.run()["images"][0, 0]
+    print(f"dirty image: {fits}, peak {image.max():.3f} Jy/beam")
 
     try:
         import matplotlib
@@ -74,15 +64,14 @@ def main():
     except ImportError:
         print("matplotlib is not installed: no plot")
         return
-    if image is not None:
-        half = fov_deg / 2
-        plt.imshow(image, origin="lower", extent=[half, -half, -half, half], cmap="inferno")
-        plt.xlabel("l offset [deg] (RA increases to the left)")
-        plt.ylabel("m offset [deg]")
-        plt.colorbar(label="Jy/beam")
-        plt.title("fringe hello world: dirty image")
-        plt.savefig(out / "hello.png", dpi=100)
-        print(f"plot: {out / 'hello.png'}")
+    half = fov_deg / 2
+    plt.imshow(image, origin="lower", extent=[half, -half, -half, half], cmap="inferno")
+    plt.xlabel("l offset [deg] (RA increases to the left)")
+    plt.ylabel("m offset [deg]")
+    plt.colorbar(label="Jy/beam")
+    plt.title("fringe hello world: dirty image")
+    plt.savefig(out / "hello.png", dpi=100)
+    print(f"plot: {out / 'hello.png'}")
 
 
 if __name__ == "__main__":
