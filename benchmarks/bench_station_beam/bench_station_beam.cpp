@@ -436,13 +436,14 @@ double bench_pattern_gpu(const Options& opt, const Observation& o, const sky::Sk
   const std::vector<AaStationPlan> plans = make_plans(o, o.sites.size(), 0);
   bench::GpuBeam<T> gb(sky.ra, sky.dec, plans.size());
   gb.set_plans(plans);
-  // The evaluator's default sources per thread first (its result is returned); grouped cases
-  // also at the other count, whose kernels hold fewer registers (name suffix /spt_<S>).
-  const int spt_default = sizeof(T) == 8 ? 2 : 4;
-  const int spt_other = sizeof(T) == 8 ? 1 : 2;
+  // The evaluator's default sources per thread first (its result is returned; float: 4, or 2
+  // for grouped stations); grouped cases also at the other count (name suffix /spt_<S>).
+  const bool grouped = !plans.front().groups.empty();
+  const int spt_default = sizeof(T) == 8 ? 2 : (grouped ? 2 : 4);
+  const int spt_other = sizeof(T) == 8 ? 1 : (grouped ? 4 : 2);
   double t_default = 0.0;
   for (const int spt : {spt_default, spt_other}) {
-    if (spt != spt_default && plans.front().groups.empty()) break;
+    if (spt != spt_default && !grouped) break;
     gb.evaluate(true, spt);  // warm-up
     std::vector<double> times;
     for (int r = 0; r < opt.repeats; ++r) times.push_back(gb.evaluate(true, spt));

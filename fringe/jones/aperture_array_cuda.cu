@@ -279,7 +279,7 @@ template <typename T>
 struct AaBeamCuda<T>::Impl {
   int device = 0;
   cudaStream_t stream = nullptr;
-  int per_thread = sizeof(T) == sizeof(float) ? 4 : 2;  // sources per thread
+  int per_thread = 0;  // sources per thread; 0: the default (effective_per_thread)
   std::size_t num_stations = 0;
   Array<StationDev<T>> stations;
   Array<LevelDev> levels;
@@ -289,6 +289,13 @@ struct AaBeamCuda<T>::Impl {
   Array<GroupDev<T>> groups;                           // element patterns of groups
   Variant variant = Variant::kUniform;                 // of the stations (launch_mode)
   Packed<T> staging;                                   // host side of the uploads
+
+  // The default sources per thread (set_sources_per_thread in aperture_array_cuda.h).
+  int effective_per_thread() const {
+    if (per_thread != 0) return per_thread;
+    if (sizeof(T) == sizeof(double)) return 2;
+    return variant == Variant::kUniform ? 4 : 2;
+  }
 
   explicit Impl(int d) : device(d) {
     DeviceGuard guard(device);
@@ -376,17 +383,18 @@ void AaBeamCuda<T>::evaluate_full(const AaDeviceSources& sources, bool parallact
   const KernelArgs<T> args = impl_->args(sources, out);
   const Impl& m = *impl_;
   if (parallactic)
-    launch_mode<T, Mode::Full>(args, m.num_stations, m.per_thread, m.variant, m.stream);
+    launch_mode<T, Mode::Full>(args, m.num_stations, m.effective_per_thread(), m.variant, m.stream);
   else
-    launch_mode<T, Mode::FullNoRotation>(args, m.num_stations, m.per_thread, m.variant, m.stream);
+    launch_mode<T, Mode::FullNoRotation>(args, m.num_stations, m.effective_per_thread(), m.variant,
+                                         m.stream);
 }
 
 template <typename T>
 void AaBeamCuda<T>::evaluate_scalar(const AaDeviceSources& sources, Complex<T>* out) {
   if (impl_->num_stations == 0 || sources.size == 0) return;
   DeviceGuard guard(impl_->device);
-  launch_mode<T, Mode::Scalar>(impl_->args(sources, out), impl_->num_stations, impl_->per_thread,
-                               impl_->variant, impl_->stream);
+  launch_mode<T, Mode::Scalar>(impl_->args(sources, out), impl_->num_stations,
+                               impl_->effective_per_thread(), impl_->variant, impl_->stream);
 }
 
 template <typename T>

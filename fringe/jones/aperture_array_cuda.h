@@ -71,7 +71,8 @@ class AaBeamCuda {
   void synchronize();
 
   // Sources per thread of the kernels (1, 2 or 4; benchmarks tune it). Default: the fastest
-  // on an H100 (bench_station_beam): 4 for float, 2 for double.
+  // measured (bench_station_beam, H100 and H200): 2 for double; for float 4, or 2 when the
+  // stations include grouped ones (their kernels hold more registers per source).
   void set_sources_per_thread(int n);
   int device() const;
   // The cudaStream_t the evaluator runs on (to order other work or record events around it).
