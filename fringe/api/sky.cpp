@@ -16,8 +16,6 @@
 namespace fringe::api {
 namespace {
 
-// One arcsecond in radians, as the .osm reader converts FWHM (sky/sky_text_reader.cpp).
-constexpr double kArcsecToRad = kDegToRad / 3600.0;
 // One radian in arcseconds, as the .osm writer converts FWHM (sky/sky_writer.cpp).
 constexpr double kRadToArcsec = kRadToDeg * 3600.0;
 
@@ -40,21 +38,9 @@ sky::Source source_from_columns(const double v[kSkyArrayColumns], const std::str
   if (v[6] < 0.0) bad(6, "is negative (a reference frequency in Hz)");
   if (v[9] < 0.0) bad(9, "is negative (a FWHM in arcsec)");
   if (v[10] < 0.0) bad(10, "is negative (a FWHM in arcsec)");
-  sky::Source s;
-  s.ra = v[0] * kDegToRad;
-  s.dec = v[1] * kDegToRad;
-  s.I = v[2];
-  s.Q = v[3];
-  s.U = v[4];
-  s.V = v[5];
-  s.ref_freq = v[6];
-  s.spectral_index = {v[7]};  // as the .osm reader stores it
-  s.has_rotation_measure = v[8] != 0.0;
-  s.rotation_measure = v[8];
-  s.fwhm_major = v[9] * kArcsecToRad;
-  s.fwhm_minor = v[10] * kArcsecToRad;
-  s.position_angle = v[11] * kDegToRad;
-  return s;
+  double columns[kSkyArrayColumns];
+  std::copy(v, v + kSkyArrayColumns, columns);
+  return sky::source_from_osm_columns(columns);
 }
 
 bool is_fits_name(const std::string& path) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 
 namespace fringe::sky {
@@ -57,6 +58,25 @@ void for_each_column(F&& f) {
 std::vector<double> to_vector(std::span<const double> s) { return {s.begin(), s.end()}; }
 
 }  // namespace
+
+Source source_from_osm_columns(const double (&v)[12]) {
+  constexpr double kArcsecToRad = kDegToRad / 3600.0;
+  Source s;
+  s.ra = v[0] * kDegToRad;
+  s.dec = v[1] * kDegToRad;
+  s.I = v[2];
+  s.Q = v[3];
+  s.U = v[4];
+  s.V = v[5];
+  s.ref_freq = v[6];
+  s.spectral_index = {v[7]};
+  s.has_rotation_measure = v[8] != 0.0;
+  s.rotation_measure = v[8];
+  s.fwhm_major = v[9] * kArcsecToRad;
+  s.fwhm_minor = v[10] * kArcsecToRad;
+  s.position_angle = v[11] * kDegToRad;
+  return s;
+}
 
 void SkyModel::push_back(const Source& s) {
   ra.push_back(s.ra);

@@ -60,6 +60,12 @@ struct Source {
   std::vector<double> pol_angle;     // rad; empty = none
 };
 
+// A source from the 12 columns of OSKAR's fixed sky-model format: RA, Dec (deg), I, Q, U, V (Jy),
+// reference frequency (Hz), spectral index, rotation measure (rad/m^2), FWHM major and minor
+// (arcsec), position angle (deg), in SI units and radians; the values are not checked (the
+// .osm reader and api::append_sources check them, each with its own messages).
+Source source_from_osm_columns(const double (&v)[12]);
+
 class SkyModel {
  public:
   // Scalar columns (one value per source).

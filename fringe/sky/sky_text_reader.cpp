@@ -1,5 +1,6 @@
 #include "fringe/sky/sky_text_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -202,34 +203,19 @@ bool parse_fixed_line(const std::vector<std::string_view>& tokens, Source& s, st
     return false;
   }
   v.resize(12, 0.0);
-  s = Source{};
-  s.ra = v[0] * kDegToRad;
-  s.dec = v[1] * kDegToRad;
-  s.I = v[2];
-  s.Q = v[3];
-  s.U = v[4];
-  s.V = v[5];
-  s.ref_freq = v[6];
-  s.spectral_index = {v[7]};
-  double rm = 0, maj = 0, min = 0, pa = 0;
-  if (n == 11) {
-    maj = v[8], min = v[9], pa = v[10];
-  } else {
-    rm = v[8], maj = v[9], min = v[10], pa = v[11];
-  }
-  if (maj < 0 || min < 0) {
+  // The legacy 11-column layout has no rotation measure: FWHM and angle move one column up.
+  if (n == 11) v = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], 0.0, v[8], v[9], v[10]};
+  if (v[9] < 0 || v[10] < 0) {
     why = "FWHM must not be negative";
     return false;
   }
-  if (s.ref_freq < 0) {
+  if (v[6] < 0) {
     why = "reference frequency must not be negative";
     return false;
   }
-  s.has_rotation_measure = rm != 0.0;
-  s.rotation_measure = rm;
-  s.fwhm_major = maj * kArcsec;
-  s.fwhm_minor = min * kArcsec;
-  s.position_angle = pa * kDegToRad;
+  double columns[12];
+  std::copy(v.begin(), v.end(), columns);
+  s = source_from_osm_columns(columns);
   why = spectral_out_of_range(s);
   return why.empty();
 }
