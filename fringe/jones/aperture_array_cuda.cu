@@ -174,11 +174,16 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
   pk.groups.reset(c.groups);
   pk.variant = c.groups > 0 ? Variant::kMerged : Variant::kUniform;  // kGrouped: see below
   // Spherical-wave coefficient sets (of stations and groups): stations of one model share
-  // theirs. Pointer -> (offset, l_max).
-  std::map<const Complex<double>*, std::pair<int, int>> sw_offsets;
+  // theirs. Pointer -> (offset, l_max, plain); plain sets are stored pre-normalised
+  // (sw_prenormalise), as aa_element_jones_gpu and merged_groups evaluate them.
+  struct SwSet {
+    int offset, l_max;
+    bool plain;
+  };
+  std::map<const Complex<double>*, SwSet> sw_offsets;
   std::size_t sw_count = 0;
   const auto note = [&](const ElementParams<double>& e) {
-    if (e.sw && sw_offsets.emplace(e.sw, std::pair{0, e.sw_l_max}).second)
+    if (e.sw && sw_offsets.emplace(e.sw, SwSet{0, e.sw_l_max, aa_sw_plain(e)}).second)
       sw_count += 4 * std::size_t((e.sw_l_max + 1) * (e.sw_l_max + 1) - 1);
   };
   for (const AaStationPlan& plan : plans) {
@@ -186,15 +191,21 @@ void pack_plans(std::span<const AaStationPlan> plans, Packed<T>& pk) {
     for (const AaGroupPlan& g : plan.groups) note(g.element);
   }
   pk.sw.reset(sw_count);
-  for (auto& [ptr, entry] : sw_offsets) {
-    entry.first = checked_int(pk.sw.size);
-    const int l_max = entry.second;
-    const std::size_t n = 4 * std::size_t((l_max + 1) * (l_max + 1) - 1);
-    for (std::size_t i = 0; i < n; ++i)
-      pk.sw.push({static_cast<T>(ptr[i].re), static_cast<T>(ptr[i].im)});
+  std::vector<Complex<T>> scaled;
+  for (auto& [ptr, set] : sw_offsets) {
+    set.offset = checked_int(pk.sw.size);
+    const std::size_t n = 4 * std::size_t((set.l_max + 1) * (set.l_max + 1) - 1);
+    if (set.plain) {
+      scaled.resize(n);
+      sw_prenormalise(ptr, set.l_max, scaled.data());
+      for (std::size_t i = 0; i < n; ++i) pk.sw.push(scaled[i]);
+    } else {
+      for (std::size_t i = 0; i < n; ++i)
+        pk.sw.push({static_cast<T>(ptr[i].re), static_cast<T>(ptr[i].im)});
+    }
   }
   const auto sw_offset = [&](const ElementParams<double>& e) {
-    return e.sw ? sw_offsets.at(e.sw).first : -1;
+    return e.sw ? sw_offsets.at(e.sw).offset : -1;
   };
   for (const AaStationPlan& plan : plans) {
     StationDev<T> st{};

@@ -13,6 +13,7 @@
 #include "fringe/core/jones.h"
 #include "fringe/jones/aperture_array_math.h"
 #include "fringe/jones/jones_math.h"
+#include "fringe/jones/spherical_wave_plain.h"
 
 namespace fringe::jones::aa_cuda {
 
@@ -191,6 +192,16 @@ __global__ void __launch_bounds__(kThreads) aa_prepare_kernel(const PrepareArgs<
   }
 }
 
+// Polarised element response on the device: plain spherical-wave coefficients (pre-normalised
+// when packed, aperture_array_cuda.cu) through aa_sw_jones_plain, every other pattern through
+// aa_element_jones.
+template <typename T>
+__device__ __forceinline__ Jones<T> aa_element_jones_gpu(const ElementParams<T>& p, T e, T n, T u) {
+  if (aa_sw_plain(p))
+    return aa_sw_jones_plain(p, sw_feed_trig(p), SwCoeffSet<T>{p.sw}, p.sw_l_max, p.sw_norm, e, n, u);
+  return aa_element_jones(p, e, n, u);
+}
+
 template <typename T>
 struct KernelArgs {
   const StationDev<T>* stations;
@@ -258,9 +269,8 @@ __device__ __forceinline__ void merged_groups(const KernelArgs<T>& a, const Stat
     }
   }
   const GroupDev<T>* groups = a.groups + st.group_begin;
-  ElementParams<T> el = groups[0].element;  // the shared feed angles, taper and feed order
-  el.sw = a.sw + groups[0].sw_offset;
-  el.sw_feko = el.sw_galileo = false;
+  const ElementParams<T>& el = groups[0].element;  // the shared feed angles, taper, feed order
+  const SwFeedTrig<T> trig = sw_feed_trig(el);
   int l_max = 0;
 #pragma unroll
   for (int g = 0; g < kMaxMergedGroups; ++g)
@@ -285,7 +295,7 @@ __device__ __forceinline__ void merged_groups(const KernelArgs<T>& a, const Stat
     const T et = static_cast<T>(static_cast<double>(de[j]) + st.beam_e);
     const T nt = static_cast<T>(static_cast<double>(dn[j]) + st.beam_n);
     const T ut = static_cast<T>(static_cast<double>(du[j]) + st.beam_u);
-    gsum[j] = aa_sw_jones(el, w, l_max, T(1), et, nt, ut);
+    gsum[j] = aa_sw_jones_plain(el, trig, w, l_max, T(1), et, nt, ut);
   }
 }
 
@@ -379,7 +389,7 @@ __global__ void __launch_bounds__(kThreads)
         if constexpr (M == Mode::Scalar) {
           gsum_s[j] += ax[j] * aa_element_scalar(el, et, nt, ut);
         } else {
-          gsum[j] += aa_jones(aa_element_jones(el, et, nt, ut), ax[j], ay[j]);
+          gsum[j] += aa_jones(aa_element_jones_gpu(el, et, nt, ut), ax[j], ay[j]);
         }
       }
     }
@@ -416,7 +426,7 @@ __global__ void __launch_bounds__(kThreads)
         } else {
           ElementParams<T> el = st.element;
           el.sw = st.sw_offset >= 0 ? a.sw + st.sw_offset : nullptr;
-          jm = aa_jones(aa_element_jones(el, et, nt, ut), fx[j] * st.norm, fy[j] * st.norm);
+          jm = aa_jones(aa_element_jones_gpu(el, et, nt, ut), fx[j] * st.norm, fy[j] * st.norm);
         }
         if constexpr (M == Mode::Full) {
           const astro::Rotation2<double> r =

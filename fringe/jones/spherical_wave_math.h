@@ -80,14 +80,31 @@ struct SwModeCoeffs {
   Complex<T> x_te, x_tm, y_te, y_tm;
 };
 
+// The 4 coefficients at c (one mode index). On the device as 2 (float) or 4 (double) 16-byte
+// loads through the read-only cache: the kernels' coefficient sets start at multiples of 4
+// complex values of a cudaMalloc'd buffer, so c is 16-byte aligned.
+template <typename T>
+FRINGE_HD_INLINE SwModeCoeffs<T> sw_load_mode(const Complex<T>* c) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == sizeof(float)) {
+    const float4 a = __ldg(reinterpret_cast<const float4*>(c));
+    const float4 b = __ldg(reinterpret_cast<const float4*>(c) + 1);
+    return {{a.x, a.y}, {a.z, a.w}, {b.x, b.y}, {b.z, b.w}};
+  } else {
+    const double2* v = reinterpret_cast<const double2*>(c);
+    const double2 a = __ldg(v), b = __ldg(v + 1), d = __ldg(v + 2), e = __ldg(v + 3);
+    return {{a.x, a.y}, {b.x, b.y}, {d.x, d.y}, {e.x, e.y}};
+  }
+#else
+  return {c[0], c[1], c[2], c[3]};
+#endif
+}
+
 // The coefficients of one element type, in the file layout (4 complex values per mode index).
 template <typename T>
 struct SwCoeffSet {
   const Complex<T>* a;
-  FRINGE_HD_INLINE SwModeCoeffs<T> operator()(int j) const {
-    const Complex<T>* c = a + 4 * j;
-    return {c[0], c[1], c[2], c[3]};
-  }
+  FRINGE_HD_INLINE SwModeCoeffs<T> operator()(int j) const { return sw_load_mode(a + 4 * j); }
 };
 
 // Several element types (at most kMax) that share the feed angles, each weighted by the complex
@@ -109,11 +126,11 @@ struct SwWeightedSets {
 #endif
     for (int g = 0; g < kMax; ++g) {
       if (g < count && j < num_modes[g]) {
-        const Complex<T>* c = a[g] + 4 * j;
-        s.x_te = s.x_te + fx[g] * c[0];
-        s.x_tm = s.x_tm + fx[g] * c[1];
-        s.y_te = s.y_te + fy[g] * c[2];
-        s.y_tm = s.y_tm + fy[g] * c[3];
+        const SwModeCoeffs<T> c = sw_load_mode(a[g] + 4 * j);
+        s.x_te = s.x_te + fx[g] * c.x_te;
+        s.x_tm = s.x_tm + fx[g] * c.x_tm;
+        s.y_te = s.y_te + fy[g] * c.y_te;
+        s.y_tm = s.y_tm + fy[g] * c.y_tm;
       }
     }
     return s;
