@@ -22,8 +22,10 @@ constexpr int kTile = 256;     // elements staged in shared memory at a time
 constexpr unsigned kFullMask = 0xffffffffu;
 // Grouped stations of at most this many spherical-wave groups that share feed angles are
 // evaluated in one spherical-wave pass (StationDev::sw_merged); the kernels hold each group's
-// array factors of their S sources in registers, 2 kMaxMergedGroups S complex values.
-constexpr int kMaxMergedGroups = 4;
+// array factors of their S sources in registers, 2 kMaxMergedGroups S complex values. Two:
+// with four the float kernel held 168 registers at 2 sources per thread (18.75 % occupancy)
+// for every merged station; stations of 3 or more such groups take Variant::kGrouped.
+constexpr int kMaxMergedGroups = 2;
 
 enum class Mode : int { Full = 0, FullNoRotation = 1, Scalar = 2 };
 

@@ -127,10 +127,14 @@ struct SwWeightedSets {
     for (int g = 0; g < kMax; ++g) {
       if (g < count && j < num_modes[g]) {
         const SwModeCoeffs<T> c = sw_load_mode(a[g] + 4 * j);
-        s.x_te = s.x_te + fx[g] * c.x_te;
-        s.x_tm = s.x_tm + fx[g] * c.x_tm;
-        s.y_te = s.y_te + fy[g] * c.y_te;
-        s.y_tm = s.y_tm + fy[g] * c.y_tm;
+        if (g == 0) {  // no addition of zeros (x + 0 is not folded in IEEE arithmetic)
+          s = {fx[0] * c.x_te, fx[0] * c.x_tm, fy[0] * c.y_te, fy[0] * c.y_tm};
+        } else {
+          s.x_te = s.x_te + fx[g] * c.x_te;
+          s.x_tm = s.x_tm + fx[g] * c.x_tm;
+          s.y_te = s.y_te + fy[g] * c.y_te;
+          s.y_tm = s.y_tm + fy[g] * c.y_tm;
+        }
       }
     }
     return s;
