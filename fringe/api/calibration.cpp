@@ -45,6 +45,17 @@ void check_arrays(const VisibilityArrays& v, const CalibrationOptions& o) {
   }
 }
 
+// Every (interval, channel group) cell of s: gains 0 and flagged, no iterations, state
+// "no_data", until a solution or a table row fills it.
+void allocate_cells(GainSolution& s, std::size_t ncell, int nst) {
+  s.gains.assign(ncell * std::size_t(nst), Jones<double>{});
+  s.flagged.assign(ncell * std::size_t(nst), 1);
+  s.iterations.assign(ncell, 0);
+  s.state.assign(ncell, "no_data");
+  s.rms_before.assign(ncell, 0.0);
+  s.rms_after.assign(ncell, 0.0);
+}
+
 }  // namespace
 
 GainSolution solve_gains(const VisibilityArrays& v, const CalibrationOptions& o) {
@@ -83,12 +94,7 @@ GainSolution solve_gains(const VisibilityArrays& v, const CalibrationOptions& o)
   s.num_stations = nst;
   s.type = o.solver.type;
   const std::size_t ncell = std::size_t(s.num_intervals) * s.num_channel_groups;
-  s.gains.assign(ncell * nst, Jones<double>{});
-  s.flagged.assign(ncell * nst, 1);
-  s.iterations.assign(ncell, 0);
-  s.state.assign(ncell, "no_data");
-  s.rms_before.assign(ncell, 0.0);
-  s.rms_after.assign(ncell, 0.0);
+  allocate_cells(s, ncell, nst);
   s.interval_time.assign(s.num_intervals, 0.0);
   for (int g = 0; g < s.num_channel_groups; ++g) {
     s.chan_start.push_back(g * cps);
@@ -169,12 +175,7 @@ GainSolution calibrate_ms(const calibrate::CalibrateMsConfig& config,
     s.chan_end.push_back(end);
   }
   const std::size_t ncell = std::size_t(s.num_intervals) * s.num_channel_groups;
-  s.gains.assign(ncell * nst, Jones<double>{});
-  s.flagged.assign(ncell * nst, 1);
-  s.iterations.assign(ncell, 0);
-  s.state.assign(ncell, "no_data");
-  s.rms_before.assign(ncell, 0.0);
-  s.rms_after.assign(ncell, 0.0);
+  allocate_cells(s, ncell, nst);
   for (const auto& r : table.rows) {
     const std::size_t ci =
         std::size_t(times.at(r.time_mjd_sec)) * s.num_channel_groups + group_index.at(r.chan_start);

@@ -144,6 +144,17 @@ FRINGE_HD_INLINE ElementRows<T> aa_element(const ElementParams<T>& p, T e, T n, 
   return r;
 }
 
+// The element's factors applied to spherical-wave fields j for a direction of Up component u:
+// norm times the taper, feeds exchanged when swap_xy.
+template <typename T>
+FRINGE_HD_INLINE Jones<T> aa_sw_finish(const ElementParams<T>& p, Jones<T> j, T norm, T u) {
+  T f = norm;
+  if (p.taper != TaperKind::None) f *= aa_taper(p, u);
+  j = {j.a * f, j.b * f, j.c * f, j.d * f};
+  if (p.swap_xy) j = {j.c, j.d, j.a, j.b};
+  return j;
+}
+
 // The spherical-wave sum of element params p (feed angles, taper, swap_xy, Galileo/FEKO flags)
 // with the coefficients coeffs(j) (spherical_wave_math.h: SwCoeffSet for one type,
 // SwWeightedSets for several types weighted by their array factors) up to order l_max, times
@@ -157,13 +168,9 @@ FRINGE_HD_INLINE Jones<T> aa_sw_jones(const ElementParams<T>& p, const Coeffs& c
   const T phi = atan2(n, e);  // from East towards North; 0 at the zenith
   const T phi_x = phi - p.alpha_x;
   const T phi_y = p.sw_common_phi ? phi_x : phi + T(kPi / 2) - p.alpha_y;
-  Jones<T> j = p.sw_feko ? sw_pattern_feko(p.sw, p.sw_l_max, theta, phi_x, phi_y)
-                         : sw_expand(coeffs, l_max, theta, phi_x, phi_y, p.sw_galileo);
-  T f = norm;
-  if (p.taper != TaperKind::None) f *= aa_taper(p, u);
-  j = {j.a * f, j.b * f, j.c * f, j.d * f};
-  if (p.swap_xy) j = {j.c, j.d, j.a, j.b};
-  return j;
+  const Jones<T> j = p.sw_feko ? sw_pattern_feko(p.sw, p.sw_l_max, theta, phi_x, phi_y)
+                               : sw_expand(coeffs, l_max, theta, phi_x, phi_y, p.sw_galileo);
+  return aa_sw_finish(p, j, norm, u);
 }
 
 // Polarised element response as a complex matrix: the spherical-wave sum when the params

@@ -170,12 +170,7 @@ template <typename T, typename Coeffs>
 FRINGE_HD_INLINE Jones<T> aa_sw_jones_plain(const ElementParams<T>& p, const SwFeedTrig<T>& f,
                                             const Coeffs& coeffs, int l_max, T norm, T e, T n,
                                             T u) {
-  Jones<T> j = sw_plain_fields(coeffs, l_max, sw_direction(e, n, u, f));
-  T s = norm;
-  if (p.taper != TaperKind::None) s *= aa_taper(p, u);
-  j = {j.a * s, j.b * s, j.c * s, j.d * s};
-  if (p.swap_xy) j = {j.c, j.d, j.a, j.b};
-  return j;
+  return aa_sw_finish(p, sw_plain_fields(coeffs, l_max, sw_direction(e, n, u, f)), norm, u);
 }
 
 // Whether an element type's coefficients take the plain path (and are pre-normalised where

@@ -84,6 +84,30 @@ std::span<const double> span_or_empty(const std::optional<DoubleArray>& a, const
   return {a->data(), static_cast<std::size_t>(a->size())};
 }
 
+using OptArray = std::optional<DoubleArray>;
+
+// The 12 OSKAR columns of Sky.from_columns and Sky.append_sources as spans over the arrays
+// (the optional ones empty when left out).
+api::SkyColumns sky_columns(const DoubleArray& ra_deg, const DoubleArray& dec_deg,
+                            const DoubleArray& I, const OptArray& Q, const OptArray& U,
+                            const OptArray& V, const OptArray& ref_freq_hz,
+                            const OptArray& spectral_index, const OptArray& rotation_measure,
+                            const OptArray& major_arcsec, const OptArray& minor_arcsec,
+                            const OptArray& pa_deg) {
+  return {span_or_empty(ra_deg, "ra_deg"),
+          span_or_empty(dec_deg, "dec_deg"),
+          span_or_empty(I, "I"),
+          span_or_empty(Q, "Q"),
+          span_or_empty(U, "U"),
+          span_or_empty(V, "V"),
+          span_or_empty(ref_freq_hz, "ref_freq_hz"),
+          span_or_empty(spectral_index, "spectral_index"),
+          span_or_empty(rotation_measure, "rotation_measure"),
+          span_or_empty(major_arcsec, "major_arcsec"),
+          span_or_empty(minor_arcsec, "minor_arcsec"),
+          span_or_empty(pa_deg, "pa_deg")};
+}
+
 py::array_t<double> to_numpy(std::vector<double>&& v, const std::vector<py::ssize_t>& shape) {
   auto owner = std::make_unique<std::vector<double>>(std::move(v));
   double* data = owner->data();
@@ -151,18 +175,9 @@ major_arcsec, minor_arcsec (FWHM), pa_deg (East of North).)doc");
              const std::optional<DoubleArray>& major_arcsec,
              const std::optional<DoubleArray>& minor_arcsec,
              const std::optional<DoubleArray>& pa_deg) {
-            api::SkyColumns c{span_or_empty(ra_deg, "ra_deg"),
-                              span_or_empty(dec_deg, "dec_deg"),
-                              span_or_empty(I, "I"),
-                              span_or_empty(Q, "Q"),
-                              span_or_empty(U, "U"),
-                              span_or_empty(V, "V"),
-                              span_or_empty(ref_freq_hz, "ref_freq_hz"),
-                              span_or_empty(spectral_index, "spectral_index"),
-                              span_or_empty(rotation_measure, "rotation_measure"),
-                              span_or_empty(major_arcsec, "major_arcsec"),
-                              span_or_empty(minor_arcsec, "minor_arcsec"),
-                              span_or_empty(pa_deg, "pa_deg")};
+            const api::SkyColumns c =
+                sky_columns(ra_deg, dec_deg, I, Q, U, V, ref_freq_hz, spectral_index,
+                            rotation_measure, major_arcsec, minor_arcsec, pa_deg);
             Sky sky;
             py::gil_scoped_release release;
             api::append_sources(sky, c);
@@ -307,18 +322,9 @@ major_arcsec, minor_arcsec (FWHM), pa_deg (East of North).)doc");
              const std::optional<DoubleArray>& minor_arcsec,
              const std::optional<DoubleArray>& pa_deg) {
             require_no_views(sky, "append_sources");
-            api::SkyColumns c{span_or_empty(ra_deg, "ra_deg"),
-                              span_or_empty(dec_deg, "dec_deg"),
-                              span_or_empty(I, "I"),
-                              span_or_empty(Q, "Q"),
-                              span_or_empty(U, "U"),
-                              span_or_empty(V, "V"),
-                              span_or_empty(ref_freq_hz, "ref_freq_hz"),
-                              span_or_empty(spectral_index, "spectral_index"),
-                              span_or_empty(rotation_measure, "rotation_measure"),
-                              span_or_empty(major_arcsec, "major_arcsec"),
-                              span_or_empty(minor_arcsec, "minor_arcsec"),
-                              span_or_empty(pa_deg, "pa_deg")};
+            const api::SkyColumns c =
+                sky_columns(ra_deg, dec_deg, I, Q, U, V, ref_freq_hz, spectral_index,
+                            rotation_measure, major_arcsec, minor_arcsec, pa_deg);
             py::gil_scoped_release release;
             api::append_sources(sky, c);
           },

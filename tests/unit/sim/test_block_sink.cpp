@@ -18,44 +18,26 @@
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sky/sky_model.h"
 #include "fringe/telescope/tm_loader.h"
+#include "sim_test_setup.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using fringe::sim::BlockView;
 using fringe::sim::SimulationConfig;
-constexpr double kDeg = std::numbers::pi / 180.0;
-
-const fringe::telescope::TelescopeModel& vla() {
-  static const auto model = fringe::telescope::load_telescope_model(
-      std::string(FRINGE_SOURCE_DIR) + "/telescope-models/vla-a.tm", nullptr);
-  return model;
-}
+using fringe_sim_test::kDeg;
+using fringe_sim_test::vla;
 
 std::string out_path(const std::string& name) {
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "sim_block_sink_test";
-  fs::create_directories(dir);
-  fs::remove_all(dir / name);
-  return (dir / name).string();
+  return fringe_sim_test::fresh_out_path("sim_block_sink_test", name);
 }
 
 // 5 times x 3 channels in blocks of 2 times x 2 channels (6 blocks, the last ones partial).
 SimulationConfig config(const std::string& name) {
-  SimulationConfig c;
-  c.observation.phase_centre_ra = 200 * kDeg;
-  c.observation.phase_centre_dec = 30 * kDeg;
-  c.observation.start_frequency_hz = 1.4e9;
-  c.observation.num_channels = 3;
-  c.observation.frequency_inc_hz = 4e6;
-  c.observation.start_mjd_utc = 60384.35;  // the field is up at the VLA
-  c.observation.length_sec = 480;
-  c.observation.num_time_steps = 5;
+  SimulationConfig c = fringe_sim_test::vla_config(out_path(name));
   c.max_times_per_block = 2;
   c.max_channels_per_block = 2;
-  c.beam.station_type = fringe::jones::StationType::Isotropic;
-  c.devices.use_gpus = false;
   c.devices.num_devices = 2;
-  c.ms_path = out_path(name);
   return c;
 }
 

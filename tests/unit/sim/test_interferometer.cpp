@@ -22,44 +22,24 @@
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sky/sky_model.h"
 #include "fringe/telescope/tm_loader.h"
+#include "sim_test_setup.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using fringe::sim::PolarisationMode;
 using fringe::sim::SimulationConfig;
-constexpr double kDeg = std::numbers::pi / 180.0;
+using fringe_sim_test::kDeg;
+using fringe_sim_test::vla;
 constexpr double kC = 299792458.0;
 
-const fringe::telescope::TelescopeModel& vla() {
-  static const auto model = fringe::telescope::load_telescope_model(
-      std::string(FRINGE_SOURCE_DIR) + "/telescope-models/vla-a.tm", nullptr);
-  return model;
-}
-
 std::string out_path(const std::string& name) {
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "sim_pipeline_test";
-  fs::create_directories(dir);
-  fs::remove_all(dir / name);
-  return (dir / name).string();
+  return fringe_sim_test::fresh_out_path("sim_pipeline_test", name);
 }
 
+// These tests check the CPU path (test_interferometer_gpu.cpp: the GPU).
 SimulationConfig base_config(const std::string& name) {
-  SimulationConfig c;
-  c.observation.phase_centre_ra = 200 * kDeg;
-  c.observation.phase_centre_dec = 30 * kDeg;
-  c.observation.start_frequency_hz = 1.4e9;
-  c.observation.num_channels = 3;
-  c.observation.frequency_inc_hz = 4e6;
-  c.observation.start_mjd_utc = 60384.35;  // 2024-03-15, the source is up at the VLA
-  c.observation.length_sec = 480;
-  c.observation.num_time_steps = 5;
-  c.beam.station_type = fringe::jones::StationType::Isotropic;
-  // These tests check the CPU path (test_interferometer_gpu.cpp: the GPU).
-  c.devices.use_gpus = false;
-  c.devices.num_devices = 1;
-  c.ms_path = out_path(name);
-  return c;
+  return fringe_sim_test::vla_config(out_path(name));
 }
 
 fringe::sky::SkyModel point_at(double ra, double dec, double I, double Q = 0, double U = 0,

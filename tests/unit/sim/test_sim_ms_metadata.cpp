@@ -17,29 +17,24 @@
 #include "fringe/sim/simulation_config.h"
 #include "fringe/sky/sky_model.h"
 #include "fringe/telescope/tm_loader.h"
+#include "sim_test_setup.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using fringe::sim::SimulationConfig;
-constexpr double kDeg = std::numbers::pi / 180.0;
+using fringe_sim_test::kDeg;
 
+// One time and channel of a field at RA 30 deg, Dec -26 deg, 150 MHz.
 SimulationConfig small_config(const std::string& name) {
-  SimulationConfig c;
+  SimulationConfig c =
+      fringe_sim_test::vla_config(fringe_sim_test::fresh_out_path("sim_ms_metadata_test", name));
   c.observation.phase_centre_ra = 30 * kDeg;
   c.observation.phase_centre_dec = -26 * kDeg;
   c.observation.start_frequency_hz = 150e6;
   c.observation.num_channels = 1;
-  c.observation.start_mjd_utc = 60384.35;
   c.observation.length_sec = 60;
   c.observation.num_time_steps = 1;
-  c.beam.station_type = fringe::jones::StationType::Isotropic;
-  c.devices.use_gpus = false;
-  c.devices.num_devices = 1;
-  const fs::path dir = fs::path(FRINGE_BINARY_DIR) / "sim_ms_metadata_test";
-  fs::create_directories(dir);
-  fs::remove_all(dir / name);
-  c.ms_path = (dir / name).string();
   return c;
 }
 
