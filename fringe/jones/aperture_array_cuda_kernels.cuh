@@ -200,7 +200,8 @@ __global__ void __launch_bounds__(kThreads) aa_prepare_kernel(const PrepareArgs<
 template <typename T>
 __device__ __forceinline__ Jones<T> aa_element_jones_gpu(const ElementParams<T>& p, T e, T n, T u) {
   if (aa_sw_plain(p))
-    return aa_sw_jones_plain(p, sw_feed_trig(p), SwCoeffSet<T>{p.sw}, p.sw_l_max, p.sw_norm, e, n, u);
+    return aa_sw_jones_plain(p, sw_feed_trig(p), SwCoeffSet<T>{p.sw}, p.sw_l_max, p.sw_norm, e, n,
+                             u);
   return aa_element_jones(p, e, n, u);
 }
 

@@ -127,9 +127,10 @@ FRINGE_HD_INLINE void sw_plain_feed(T er, T ei, T q, T dp, Complex<T> te, Comple
 // pre-normalised coefficients `coeffs(j)` (SwCoeffSet, SwWeightedSets over sw_prenormalise's
 // output) per mode index j.
 template <typename T, typename Coeffs>
-FRINGE_HD_INLINE Jones<T> sw_plain_fields(const Coeffs& coeffs, int l_max, const SwDirection<T>& d) {
+FRINGE_HD_INLINE Jones<T> sw_plain_fields(const Coeffs& coeffs, int l_max,
+                                          const SwDirection<T>& d) {
   Complex<T> xt{T(0), T(0)}, xp{T(0), T(0)}, yt{T(0), T(0)}, yp{T(0), T(0)};
-  T pmm = T(1);  // P_m^m = (-1)^m (2m - 1)!! sin^m theta
+  T pmm = T(1);                                      // P_m^m = (-1)^m (2m - 1)!! sin^m theta
   T cmx = T(1), smx = T(0), cmy = T(1), smy = T(0);  // cos, sin of m phi by rotation
   for (int m = 0; m <= l_max; ++m) {
     if (m > 0) {

@@ -39,8 +39,7 @@ std::vector<Complex<T>> prenormalised(const std::vector<Complex<double>>& a, int
 
 double max_abs(const Jones<double>& j) {
   double m = 0.0;
-  for (const Complex<double>& c : {j.a, j.b, j.c, j.d})
-    m = std::max(m, std::hypot(c.re, c.im));
+  for (const Complex<double>& c : {j.a, j.b, j.c, j.d}) m = std::max(m, std::hypot(c.re, c.im));
   return m;
 }
 
@@ -60,8 +59,8 @@ std::vector<std::array<double, 3>> directions() {
   std::vector<std::array<double, 3>> d;
   for (double theta : {0.0, 3e-6, 2e-5, 0.1, 0.7, 1.2, 1.5, 0.5 * kPi}) {
     for (double phi : {-2.9, -1.0, 0.0, 0.4, 1.6, 3.1}) {
-      d.push_back({std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
-                   std::cos(theta)});
+      d.push_back(
+          {std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta)});
     }
   }
   return d;
@@ -121,11 +120,11 @@ TEST(SphericalWavePlain, EqualsTheReferenceSum) {
       p.swap_xy = variant == 3;
       const ElementParams<float> pf = cast<float>(p);
       for (const auto& d : directions()) {
-        const Jones<double> want = aa_sw_jones(p, SwCoeffSet<double>{p.sw}, l_max, p.sw_norm,
-                                               d[0], d[1], d[2]);
+        const Jones<double> want =
+            aa_sw_jones(p, SwCoeffSet<double>{p.sw}, l_max, p.sw_norm, d[0], d[1], d[2]);
         if (max_abs(want) == 0.0) continue;  // the taper's zero at the horizon
-        const Jones<double> got = aa_sw_jones_plain(p, sw_feed_trig(p), SwCoeffSet<double>{a_d.data()},
-                                                    l_max, p.sw_norm, d[0], d[1], d[2]);
+        const Jones<double> got = aa_sw_jones_plain(
+            p, sw_feed_trig(p), SwCoeffSet<double>{a_d.data()}, l_max, p.sw_norm, d[0], d[1], d[2]);
         EXPECT_LT(rel_diff(got, want), 1e-13)
             << "l_max " << l_max << " variant " << variant << " u " << d[2];
         // Float: within 2e-5 of double, or (near the zenith, where dP / sin theta cancels in
@@ -134,9 +133,9 @@ TEST(SphericalWavePlain, EqualsTheReferenceSum) {
         rf.sw = raw_f.data();
         const Jones<float> ref_f = aa_sw_jones(rf, SwCoeffSet<float>{rf.sw}, l_max, rf.sw_norm,
                                                float(d[0]), float(d[1]), float(d[2]));
-        const Jones<float> got_f = aa_sw_jones_plain(
-            pf, sw_feed_trig(pf), SwCoeffSet<float>{a_f.data()}, l_max, pf.sw_norm, float(d[0]),
-            float(d[1]), float(d[2]));
+        const Jones<float> got_f =
+            aa_sw_jones_plain(pf, sw_feed_trig(pf), SwCoeffSet<float>{a_f.data()}, l_max,
+                              pf.sw_norm, float(d[0]), float(d[1]), float(d[2]));
         EXPECT_LT(rel_diff(got_f, want), std::max(2e-5, 4.0 * rel_diff(ref_f, want)))
             << "float, l_max " << l_max << " variant " << variant << " u " << d[2];
       }
@@ -163,8 +162,10 @@ TEST(SphericalWavePlain, WeightedSetsEqualTheSumOfPatterns) {
   const ElementParams<double> p0 = params(a0, 3), p1 = params(a1, 5);
   for (const auto& d : directions()) {
     const Jones<double> got = aa_sw_jones_plain(p0, sw_feed_trig(p0), w, 5, 1.0, d[0], d[1], d[2]);
-    const Jones<double> e0 = aa_sw_jones(p0, SwCoeffSet<double>{a0.data()}, 3, 1.0, d[0], d[1], d[2]);
-    const Jones<double> e1 = aa_sw_jones(p1, SwCoeffSet<double>{a1.data()}, 5, 1.0, d[0], d[1], d[2]);
+    const Jones<double> e0 =
+        aa_sw_jones(p0, SwCoeffSet<double>{a0.data()}, 3, 1.0, d[0], d[1], d[2]);
+    const Jones<double> e1 =
+        aa_sw_jones(p1, SwCoeffSet<double>{a1.data()}, 5, 1.0, d[0], d[1], d[2]);
     const Jones<double> want{fx[0] * e0.a + fx[1] * e1.a, fx[0] * e0.b + fx[1] * e1.b,
                              fy[0] * e0.c + fy[1] * e1.c, fy[0] * e0.d + fy[1] * e1.d};
     EXPECT_LT(rel_diff(got, want), 1e-13) << "u " << d[2];
@@ -179,13 +180,13 @@ TEST(SphericalWavePlain, ZenithClamp) {
   const ElementParams<double> p = params(a, 4);
   const SwFeedTrig<double> f = sw_feed_trig(p);
   const double phi = 1.1;
-  const Jones<double> at_min = sw_pattern(a.data(), 4, 1e-5, phi - p.alpha_x,
-                                          phi + 0.5 * kPi - p.alpha_y);
+  const Jones<double> at_min =
+      sw_pattern(a.data(), 4, 1e-5, phi - p.alpha_x, phi + 0.5 * kPi - p.alpha_y);
   for (double theta : {1e-9, 5e-6}) {
-    const Jones<double> got = sw_plain_fields(
-        SwCoeffSet<double>{a_d.data()}, 4,
-        sw_direction(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
-                     std::cos(theta), f));
+    const Jones<double> got =
+        sw_plain_fields(SwCoeffSet<double>{a_d.data()}, 4,
+                        sw_direction(std::sin(theta) * std::cos(phi),
+                                     std::sin(theta) * std::sin(phi), std::cos(theta), f));
     EXPECT_LT(rel_diff(got, at_min), 1e-12) << theta;
   }
   const Jones<double> zenith =
