@@ -1,0 +1,344 @@
+// api::Likelihood (likelihood.h): the mapping between the free-parameter vector and the
+// engine's per-source parameters and gains, the template sky's conversion, station beams from a
+// telescope, and the choice of back end.
+#include "fringe/api/likelihood.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "fringe/api/beam.h"
+#include "fringe/core/error.h"
+#include "fringe/fit/fit_ms.h"
+
+namespace fringe::api {
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// One entry of the parameter vector: a source parameter, or a part of a station gain.
+struct Slot {
+  bool gain = false;
+  std::size_t index = 0;  // source or station
+  fit::Param param{};     // source parameter
+  int part = 0;           // gain: 0 Re X, 1 Im X, 2 Re Y, 3 Im Y
+};
+
+const char* kGainNames[4] = {"gain_x_re", "gain_x_im", "gain_y_re", "gain_y_im"};
+
+// Station beams J = E R at every (time, channel) of the data for every template source.
+fit::StationJones beams_of(const Telescope& telescope, const fit::MsObservation& obs,
+                           const Sky& sky, const LikelihoodOptions& options) {
+  const fit::ObservedData& d = obs.data;
+  if (telescope.num_stations() != d.num_stations) {
+    throw Error("the telescope has " + std::to_string(telescope.num_stations()) +
+                " stations but the Measurement Set's ANTENNA table has " +
+                std::to_string(d.num_stations));
+  }
+  fit::StationJones j;
+  j.num_times = obs.times_mjd_utc.size();
+  j.num_channels = d.num_channels;
+  j.num_stations = d.num_stations;
+  j.num_sources = sky.size();
+  const std::size_t per = d.num_pols == 4 ? 4 : 1;
+  j.values.reserve(j.num_times * j.num_channels * j.num_stations * j.num_sources * per);
+  for (std::size_t t = 0; t < j.num_times; ++t) {
+    for (std::size_t c = 0; c < j.num_channels; ++c) {
+      StationBeamRequest req;
+      req.beam = options.beam;
+      req.full_polarisation = d.num_pols == 4;
+      req.parallactic = d.num_pols == 4;
+      req.time_mjd_utc = obs.times_mjd_utc[t];
+      req.freq_hz = d.frequency_hz[c];
+      req.phase_centre_ra_rad = obs.centre.ra;
+      req.phase_centre_dec_rad = obs.centre.dec;
+      req.time_index = int(t);
+      const StationBeams b = station_beams(telescope, req, sky.ra, sky.dec);
+      for (std::size_t s = 0; s < b.num_stations * b.num_directions; ++s) {
+        if (per == 4) {
+          const Jones<double>& m = b.jones[s];
+          j.values.insert(j.values.end(), {m.a, m.b, m.c, m.d});
+        } else {
+          j.values.push_back(b.scalar[s]);
+        }
+      }
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
+fit::SourceParameters fit_parameters_from_sky(const Sky& sky) {
+  using fit::Param;
+  fit::SourceParameters p;
+  p.resize(sky.size());
+  auto refuse = [](std::size_t s, const std::string& what) {
+    throw Error("source " + std::to_string(s) + " of the template sky has " + what +
+                ": the likelihood models a flat spectrum or one spectral index term "
+                "S(f) = S(f0) (f/f0)^alpha");
+  };
+  for (std::size_t s = 0; s < sky.size(); ++s) {
+    if (sky.spectral_index.count(s) > 1) refuse(s, "more than one spectral index term");
+    if (sky.flags[s] & sky::kLinearSpectralIndex) refuse(s, "a linear spectral index");
+    if (sky.flags[s] & sky::kHasCurvature) refuse(s, "a curvature term");
+    if (sky.flags[s] & sky::kHasRotationMeasure && sky.rotation_measure[s] != 0.0) {
+      refuse(s, "a rotation measure");
+    }
+    if (sky.chan_i.count(s) || sky.line_width.count(s) || sky.pol_fraction.count(s)) {
+      refuse(s, "a multi-valued, line or polarisation-fraction spectrum");
+    }
+    p[Param::Ra][s] = sky.ra[s];
+    p[Param::Dec][s] = sky.dec[s];
+    p[Param::I][s] = sky.I[s];
+    p[Param::Q][s] = sky.Q[s];
+    p[Param::U][s] = sky.U[s];
+    p[Param::V][s] = sky.V[s];
+    p[Param::SpectralIndex][s] = sky.spectral_index.count(s) ? sky.spectral_index.row(s)[0] : 0.0;
+    p.ref_freq_hz[s] = sky.ref_freq[s];
+    if (sky.is_gaussian(s)) {
+      p[Param::Major][s] = sky.fwhm_major[s];
+      p[Param::Minor][s] = sky.fwhm_minor[s];
+      p[Param::PositionAngle][s] = sky.position_angle[s];
+    }
+  }
+  return p;
+}
+
+struct Likelihood::Impl {
+  std::unique_ptr<fit::LikelihoodBackend> backend;
+  fit::SourceParameters base;
+  fit::StationGains base_gains;  // unit gains when any gain is free, else empty
+  std::vector<Slot> slots;
+  fit::ObservedData observed;  // kept for residuals: data and weights
+  std::size_t num_rows = 0, num_channels = 0, num_stations = 0;
+  int num_pols = 4;
+  std::size_t num_visibilities = 0;
+  std::string device;
+
+  void setup(fit::ObservedData data, fit::PhaseCentre centre, const Sky& sky,
+             const LikelihoodOptions& options, fit::StationJones jones) {
+    if (sky.empty()) throw Error("the template sky has no sources: expected at least one");
+    base = fit_parameters_from_sky(sky);
+    data.validate();
+    num_rows = data.num_rows;
+    num_channels = data.num_channels;
+    num_stations = data.num_stations;
+    num_pols = data.num_pols;
+    for (double w : data.weight) num_visibilities += w > 0.0 ? 1 : 0;
+    if (num_visibilities == 0) {
+      throw Error("every visibility is flagged or has weight 0: there is nothing to fit");
+    }
+    // Parameter slots.
+    std::vector<std::size_t> sources = options.free_sources;
+    if (sources.empty()) {
+      for (std::size_t s = 0; s < sky.size(); ++s) sources.push_back(s);
+    }
+    std::vector<fit::Param> params;
+    for (const std::string& name : options.free_parameters) {
+      params.push_back(fit::param_from_name(name.c_str()));
+      const fit::Param p = params.back();
+      if (num_pols == 1 && (p == fit::Param::Q || p == fit::Param::U || p == fit::Param::V)) {
+        throw Error("free parameter '" + name +
+                    "': the data have one product (Stokes I only), so Q, U and V cannot be fitted");
+      }
+    }
+    for (std::size_t s : sources) {
+      if (s >= sky.size()) {
+        throw Error("free source " + std::to_string(s) + ": the template sky has " +
+                    std::to_string(sky.size()) + " sources");
+      }
+      for (fit::Param p : params) slots.push_back({false, s, p, 0});
+    }
+    for (std::size_t st : options.gain_stations) {
+      if (st >= num_stations) {
+        throw Error("gain station " + std::to_string(st) + ": the data have " +
+                    std::to_string(num_stations) + " stations");
+      }
+      for (int k = 0; k < (num_pols == 4 ? 4 : 2); ++k) slots.push_back({true, st, {}, k});
+    }
+    if (!options.gain_stations.empty()) {
+      base_gains.values.assign(2 * num_stations, Complex<double>{1.0, 0.0});
+    }
+    observed = data;
+    if (options.use_gpu) {
+      backend = fit::make_likelihood_cuda(std::move(data), std::move(jones), centre,
+                                          options.precision, options.gpu);
+      device = "GPU " + std::to_string(options.gpu);
+    } else {
+      backend = fit::make_likelihood_cpu(std::move(data), std::move(jones), centre,
+                                         options.precision, options.num_threads);
+      device = "CPU";
+    }
+  }
+
+  std::string slot_name(const Slot& s) const {
+    if (s.gain) return std::string(kGainNames[s.part]) + "[" + std::to_string(s.index) + "]";
+    return std::string(fit::param_name(s.param)) + "[" + std::to_string(s.index) + "]";
+  }
+
+  // Parameter vector k of a batch into the engine's parameters.
+  void apply(std::span<const double> x, fit::SourceParameters& p, fit::StationGains& g) const {
+    p = base;
+    g = base_gains;
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      const Slot& s = slots[i];
+      if (!std::isfinite(x[i])) {
+        throw Error("parameter " + std::to_string(i) + " (" + slot_name(s) + ") = " + num(x[i]) +
+                    ": expected a finite value");
+      }
+      if (s.gain) {
+        Complex<double>& v = g.values[2 * s.index + s.part / 2];
+        (s.part % 2 ? v.im : v.re) = x[i];
+      } else {
+        p[s.param][s.index] = x[i];
+      }
+    }
+  }
+
+  std::size_t batch_size(std::span<const double> x) const {
+    const std::size_t n = slots.size();
+    if (n == 0) throw Error("the likelihood has no free parameters");
+    if (x.empty() || x.size() % n != 0) {
+      throw Error("the parameter array has " + std::to_string(x.size()) +
+                  " values: expected a multiple of the " + std::to_string(n) +
+                  " free parameters (" + slot_name(slots.front()) + ", ...)");
+    }
+    return x.size() / n;
+  }
+
+  std::vector<double> run(std::span<const double> x, double* grads) {
+    const std::size_t k = batch_size(x), n = slots.size();
+    std::vector<fit::SourceParameters> ps(k);
+    std::vector<fit::StationGains> gs(k);
+    for (std::size_t b = 0; b < k; ++b) apply(x.subspan(b * n, n), ps[b], gs[b]);
+    bool any_gain = false, any_source = false;
+    for (const Slot& s : slots) (s.gain ? any_gain : any_source) = true;
+    fit::GradientRequest req{grads && any_source, grads && any_gain};
+    std::vector<double> chi2(k);
+    std::vector<fit::Gradient> gr(grads ? k : 0);
+    backend->evaluate(ps, base_gains.empty() ? std::span<const fit::StationGains>{} : gs, req,
+                      chi2.data(), grads ? gr.data() : nullptr);
+    if (grads) {
+      for (std::size_t b = 0; b < k; ++b) {
+        for (std::size_t i = 0; i < n; ++i) {
+          const Slot& s = slots[i];
+          grads[b * n + i] = s.gain ? gr[b].gains[4 * s.index + s.part]
+                                    : gr[b].source[s.index * fit::kNumParams + int(s.param)];
+        }
+      }
+    }
+    return chi2;
+  }
+};
+
+Likelihood::Likelihood(const std::string& ms_path, const Sky& sky_template,
+                       const LikelihoodOptions& options, const Telescope* telescope)
+    : impl_(std::make_unique<Impl>()) {
+  fit::MsObservation obs = fit::load_ms_observation(ms_path, options.data_column);
+  fit::StationJones jones;
+  if (options.station_beams) {
+    if (!telescope) {
+      throw Error("LikelihoodOptions.station_beams is set but no telescope was given");
+    }
+    jones = beams_of(*telescope, obs, sky_template, options);
+  }
+  impl_->setup(std::move(obs.data), obs.centre, sky_template, options, std::move(jones));
+}
+
+Likelihood::Likelihood(fit::ObservedData data, double phase_centre_ra, double phase_centre_dec,
+                       const Sky& sky_template, const LikelihoodOptions& options,
+                       fit::StationJones jones)
+    : impl_(std::make_unique<Impl>()) {
+  if (options.station_beams) {
+    throw Error(
+        "LikelihoodOptions.station_beams needs a Measurement Set (its times); with arrays, "
+        "pass the station Jones instead");
+  }
+  impl_->setup(std::move(data), {phase_centre_ra, phase_centre_dec}, sky_template, options,
+               std::move(jones));
+}
+
+Likelihood::~Likelihood() = default;
+Likelihood::Likelihood(Likelihood&&) noexcept = default;
+Likelihood& Likelihood::operator=(Likelihood&&) noexcept = default;
+
+std::size_t Likelihood::num_parameters() const { return impl_->slots.size(); }
+
+std::vector<std::string> Likelihood::parameter_names() const {
+  std::vector<std::string> out;
+  for (const Slot& s : impl_->slots) out.push_back(impl_->slot_name(s));
+  return out;
+}
+
+std::vector<double> Likelihood::initial_parameters() const {
+  std::vector<double> out;
+  for (const Slot& s : impl_->slots) {
+    if (s.gain) {
+      out.push_back(s.part == 0 || s.part == 2 ? 1.0 : 0.0);
+    } else {
+      out.push_back(impl_->base[s.param][s.index]);
+    }
+  }
+  return out;
+}
+
+double Likelihood::chi2(std::span<const double> params) {
+  if (params.size() != num_parameters()) impl_->batch_size({params.data(), 0});
+  return impl_->run(params, nullptr)[0];
+}
+
+double Likelihood::chi2_and_grad(std::span<const double> params, std::span<double> grad) {
+  if (params.size() != num_parameters()) impl_->batch_size({params.data(), 0});
+  if (grad.size() != params.size()) {
+    throw Error("the gradient array has " + std::to_string(grad.size()) + " values: expected " +
+                std::to_string(params.size()));
+  }
+  return impl_->run(params, grad.data())[0];
+}
+
+std::vector<double> Likelihood::chi2_batch(std::span<const double> params) {
+  return impl_->run(params, nullptr);
+}
+
+std::vector<double> Likelihood::chi2_and_grad_batch(std::span<const double> params,
+                                                    std::span<double> grads) {
+  if (grads.size() != params.size()) {
+    throw Error("the gradient array has " + std::to_string(grads.size()) + " values: expected " +
+                std::to_string(params.size()));
+  }
+  return impl_->run(params, grads.data());
+}
+
+std::vector<std::complex<double>> Likelihood::model(std::span<const double> params) {
+  if (params.size() != num_parameters()) impl_->batch_size({params.data(), 0});
+  fit::SourceParameters p;
+  fit::StationGains g;
+  impl_->apply(params, p, g);
+  const std::vector<Complex<double>> m = impl_->backend->model(p, g);
+  std::vector<std::complex<double>> out(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i) out[i] = {m[i].re, m[i].im};
+  return out;
+}
+
+std::vector<std::complex<double>> Likelihood::residual(std::span<const double> params) {
+  std::vector<std::complex<double>> out = model(params);
+  const fit::ObservedData& d = impl_->observed;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = d.weight[i] > 0.0 ? std::complex<double>(d.data[i].re, d.data[i].im) - out[i]
+                               : std::complex<double>(0.0, 0.0);
+  }
+  return out;
+}
+
+std::size_t Likelihood::num_rows() const { return impl_->num_rows; }
+std::size_t Likelihood::num_channels() const { return impl_->num_channels; }
+int Likelihood::num_pols() const { return impl_->num_pols; }
+std::size_t Likelihood::num_sources() const { return impl_->base.size(); }
+std::size_t Likelihood::num_visibilities() const { return impl_->num_visibilities; }
+std::string Likelihood::device() const { return impl_->device; }
+
+}  // namespace fringe::api
