@@ -9,6 +9,7 @@
 #include "fringe/api/beam.h"
 #include "fringe/core/error.h"
 #include "fringe/fit/fit_ms.h"
+#include "fringe/fit/likelihood_split.h"
 
 namespace fringe::api {
 namespace {
@@ -165,9 +166,24 @@ struct Likelihood::Impl {
     }
     observed = data;
     if (options.use_gpu) {
-      backend = fit::make_likelihood_cuda(std::move(data), std::move(jones), centre,
-                                          options.precision, options.gpu);
-      device = "GPU " + std::to_string(options.gpu);
+      const std::vector<int> gpus =
+          options.gpus.empty() ? std::vector<int>{options.gpu} : options.gpus;
+      device = "GPU";
+      for (std::size_t i = 0; i < gpus.size(); ++i) {
+        device += (i ? "," : " ") + std::to_string(gpus[i]);
+      }
+      if (gpus.size() == 1) {
+        backend = fit::make_likelihood_cuda(std::move(data), std::move(jones), centre,
+                                            options.precision, gpus[0]);
+      } else {
+        const Precision prec = options.precision;
+        backend = fit::make_likelihood_split(
+            std::move(data), std::move(jones), int(gpus.size()),
+            [&](fit::ObservedData d, fit::StationJones j, int part) {
+              return fit::make_likelihood_cuda(std::move(d), std::move(j), centre, prec,
+                                               gpus[std::size_t(part)]);
+            });
+      }
     } else {
       backend = fit::make_likelihood_cpu(std::move(data), std::move(jones), centre,
                                          options.precision, options.num_threads);

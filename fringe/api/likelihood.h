@@ -39,6 +39,9 @@ struct LikelihoodOptions {
   Precision precision = Precision::Double;
   bool use_gpu = false;  // the CUDA back end (fringe::Error without a CUDA build or a GPU)
   int gpu = 0;
+  // Several GPUs (overrides gpu when not empty): the rows are split among them
+  // (fit/likelihood_split.h), each evaluation runs on all of them at once.
+  std::vector<int> gpus;
   int num_threads = 0;  // CPU back end; 0 = OpenMP's default
 };
 
@@ -80,7 +83,7 @@ class Likelihood {
   int num_pols() const;
   std::size_t num_sources() const;
   std::size_t num_visibilities() const;  // rows x channels x products with weight > 0
-  std::string device() const;            // "CPU" or "GPU <index>"
+  std::string device() const;            // "CPU", "GPU 0" or "GPU 0,1,..."
 
  private:
   struct Impl;

@@ -11,6 +11,7 @@
 #include "fringe/core/constants.h"
 #include "fringe/core/error.h"
 #include "fringe/fit/likelihood.h"
+#include "fringe/fit/likelihood_split.h"
 #include "fringe/predict/predict.h"
 
 namespace {
@@ -249,6 +250,40 @@ TEST(Likelihood, RejectsBadData) {
   pr = make_problem(4, true);
   pr.jones.values.pop_back();
   EXPECT_THROW(cpu(pr), fringe::Error);
+}
+
+}  // namespace
+
+namespace {
+
+// Rows split among three back ends (as among three GPUs) give the numbers of one back end up
+// to the rounding of the three-term sums.
+TEST(Likelihood, SplitRowsEqualOneBackEnd) {
+  const Problem pr = make_problem(4, true);
+  auto one = cpu(pr);
+  auto split = fringe::fit::make_likelihood_split(
+      pr.data, pr.jones, 3, [&](ObservedData d, StationJones j, int) {
+        return make_likelihood_cpu(std::move(d), std::move(j), pr.centre, fringe::Precision::Double,
+                                   1);
+      });
+  Gradient g1, g3;
+  const double c1 = chi2_of(*one, pr.params, pr.gains, &g1);
+  const double c3 = chi2_of(*split, pr.params, pr.gains, &g3);
+  EXPECT_NEAR(c3, c1, 1e-13 * c1);
+  ASSERT_EQ(g3.source.size(), g1.source.size());
+  for (std::size_t i = 0; i < g1.source.size(); ++i) {
+    EXPECT_NEAR(g3.source[i], g1.source[i], 1e-12 * (1 + std::abs(g1.source[i])));
+  }
+  for (std::size_t i = 0; i < g1.gains.size(); ++i) {
+    EXPECT_NEAR(g3.gains[i], g1.gains[i], 1e-12 * (1 + std::abs(g1.gains[i])));
+  }
+  const auto m1 = one->model(pr.params, pr.gains), m3 = split->model(pr.params, pr.gains);
+  ASSERT_EQ(m1.size(), m3.size());
+  for (std::size_t i = 0; i < m1.size(); ++i) {
+    EXPECT_EQ(m1[i].re, m3[i].re);
+    EXPECT_EQ(m1[i].im, m3[i].im);
+  }
+  EXPECT_THROW(fringe::fit::make_likelihood_split(pr.data, pr.jones, 0, nullptr), fringe::Error);
 }
 
 }  // namespace
