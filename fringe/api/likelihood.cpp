@@ -258,7 +258,7 @@ Likelihood::Likelihood(const std::string& ms_path, const Sky& sky_template,
   fit::StationJones jones;
   if (options.station_beams) {
     if (!telescope) {
-      throw Error("LikelihoodOptions.station_beams is set but no telescope was given");
+      throw Error("station beams were asked for (station_beams) but no telescope was given");
     }
     jones = beams_of(*telescope, obs, sky_template, options);
   }
@@ -271,7 +271,7 @@ Likelihood::Likelihood(fit::ObservedData data, double phase_centre_ra, double ph
     : impl_(std::make_unique<Impl>()) {
   if (options.station_beams) {
     throw Error(
-        "LikelihoodOptions.station_beams needs a Measurement Set (its times); with arrays, "
+        "station beams (station_beams) need a Measurement Set (its times); with arrays, "
         "pass the station Jones instead");
   }
   impl_->setup(std::move(data), {phase_centre_ra, phase_centre_dec}, sky_template, options,

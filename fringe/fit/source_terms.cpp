@@ -50,7 +50,8 @@ void SourceParameters::resize(std::size_t num_sources) {
 
 void ObservedData::validate() const {
   if (num_pols != 1 && num_pols != 4) {
-    throw Error("ObservedData.num_pols = " + std::to_string(num_pols) + ": expected 1 or 4");
+    throw Error("the number of products per visibility = " + std::to_string(num_pols) +
+                ": expected 1 or 4");
   }
   if (num_rows == 0 || num_channels == 0) {
     throw Error("the observed data hold no cross-correlations (" + std::to_string(num_rows) +
