@@ -17,5 +17,6 @@ void bind_predict(pybind11::module_& m);         // predict()
 void bind_beam(pybind11::module_& m);            // station beams, beam patterns
 void bind_imager(pybind11::module_& m);          // Imager
 void bind_calibration(pybind11::module_& m);     // calibration (StEFCal)
+void bind_likelihood(pybind11::module_& m);      // Likelihood (model fitting)
 
 }  // namespace fringe::python

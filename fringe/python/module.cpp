@@ -20,4 +20,5 @@ PYBIND11_MODULE(_fringe, m) {
   bind_beam(m);
   bind_imager(m);
   bind_calibration(m);
+  bind_likelihood(m);
 }
