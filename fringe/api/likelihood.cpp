@@ -119,6 +119,9 @@ struct Likelihood::Impl {
   int num_pols = 4;
   std::size_t num_visibilities = 0;
   std::string device;
+  // Measurement Set input only: its path, data column and the rows kept (for write_*).
+  std::string ms_path, data_column;
+  fit::MsObservation layout;
 
   void setup(fit::ObservedData data, fit::PhaseCentre centre, const Sky& sky,
              const LikelihoodOptions& options, fit::StationJones jones) {
@@ -262,7 +265,15 @@ Likelihood::Likelihood(const std::string& ms_path, const Sky& sky_template,
     }
     jones = beams_of(*telescope, obs, sky_template, options);
   }
+  impl_->ms_path = ms_path;
+  impl_->data_column = options.data_column;
+  impl_->layout.ms_rows = obs.ms_rows;
+  impl_->layout.ms_num_rows = obs.ms_num_rows;
   impl_->setup(std::move(obs.data), obs.centre, sky_template, options, std::move(jones));
+  const fit::ObservedData& kept = impl_->observed;
+  impl_->layout.data.num_rows = kept.num_rows;
+  impl_->layout.data.num_channels = kept.num_channels;
+  impl_->layout.data.num_pols = kept.num_pols;
 }
 
 Likelihood::Likelihood(fit::ObservedData data, double phase_centre_ra, double phase_centre_dec,
@@ -348,6 +359,26 @@ std::vector<std::complex<double>> Likelihood::residual(std::span<const double> p
                                : std::complex<double>(0.0, 0.0);
   }
   return out;
+}
+
+void Likelihood::write_model(std::span<const double> params, const std::string& column,
+                             bool replace_existing) {
+  if (impl_->ms_path.empty()) throw Error("write_model needs a likelihood made from an MS");
+  const auto m = model(params);
+  std::vector<Complex<double>> v(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i) v[i] = {m[i].real(), m[i].imag()};
+  fit::write_ms_column(impl_->ms_path, impl_->layout, impl_->data_column, column, v,
+                       replace_existing, false);
+}
+
+void Likelihood::write_residual(std::span<const double> params, const std::string& column,
+                                bool replace_existing) {
+  if (impl_->ms_path.empty()) throw Error("write_residual needs a likelihood made from an MS");
+  const auto r = residual(params);
+  std::vector<Complex<double>> v(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) v[i] = {r[i].real(), r[i].imag()};
+  fit::write_ms_column(impl_->ms_path, impl_->layout, impl_->data_column, column, v,
+                       replace_existing, true);
 }
 
 std::size_t Likelihood::num_rows() const { return impl_->num_rows; }

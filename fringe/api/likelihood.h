@@ -78,6 +78,16 @@ class Likelihood {
   // Observed minus model, [row][channel][pol] (flagged values are 0).
   std::vector<std::complex<double>> residual(std::span<const double> params);
 
+  // The model (or observed minus model) of params written into `column` of the Measurement
+  // Set this likelihood was loaded from, as complex float [pol, channel] cells; auto-correlation
+  // rows get 0 (model) or their observed values (residual). Refuses the observed data's column
+  // and DATA, and an existing column unless replace_existing (fringe::Error naming it), and
+  // likelihoods made from arrays.
+  void write_model(std::span<const double> params, const std::string& column = "MODEL_DATA",
+                   bool replace_existing = false);
+  void write_residual(std::span<const double> params, const std::string& column = "RESIDUAL_DATA",
+                      bool replace_existing = false);
+
   std::size_t num_rows() const;  // cross-correlation rows kept
   std::size_t num_channels() const;
   int num_pols() const;

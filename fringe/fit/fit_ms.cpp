@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "fringe/core/error.h"
+#include "fringe/io/ms/ms_column_writer.h"
 #include "fringe/io/ms/ms_reader.h"
 
 namespace fringe::fit {
@@ -39,6 +40,7 @@ MsObservation load_ms_observation(const std::string& ms_path, const std::string&
   }
 
   MsObservation out;
+  out.ms_num_rows = rows;
   const auto centre = ms.phase_centre_rad();
   out.centre = {centre[0], centre[1]};
   out.times_mjd_utc = time;
@@ -54,6 +56,7 @@ MsObservation load_ms_observation(const std::string& ms_path, const std::string&
   const std::size_t per_row = chans * pols;
   for (std::size_t r = 0; r < rows; ++r) {
     if (a1[r] == a2[r]) continue;
+    out.ms_rows.push_back(r);
     d.antenna1.push_back(a1[r]);
     d.antenna2.push_back(a2[r]);
     const auto it = std::lower_bound(out.times_mjd_utc.begin(), out.times_mjd_utc.end(), time[r]);
@@ -78,6 +81,46 @@ MsObservation load_ms_observation(const std::string& ms_path, const std::string&
     }
   }
   return out;
+}
+
+void write_ms_column(const std::string& ms_path, const MsObservation& layout,
+                     const std::string& data_column, const std::string& column,
+                     const std::vector<Complex<double>>& values, bool replace_existing,
+                     bool keep_autos_from_data) {
+  const ObservedData& d = layout.data;
+  const std::size_t per_row = d.num_channels * std::size_t(d.num_pols);
+  if (column == data_column || column == "DATA") {
+    throw Error(ms_path + ": refusing to write into " + column +
+                ", which holds the observed data; choose another column (MODEL_DATA, ...)");
+  }
+  if (values.size() != d.num_rows * per_row) {
+    throw Error(ms_path + ": " + std::to_string(values.size()) +
+                " values to write: expected one per kept row, channel and product (" +
+                std::to_string(d.num_rows * per_row) + ")");
+  }
+  std::vector<Complex<float>> out(layout.ms_num_rows * per_row, Complex<float>{0.0f, 0.0f});
+  {
+    const io::MsReader ms(ms_path);
+    if (ms.num_rows() != layout.ms_num_rows || std::size_t(ms.num_channels()) != d.num_channels ||
+        ms.num_pols() != d.num_pols) {
+      throw Error(ms_path + ": the Measurement Set changed shape since it was loaded");
+    }
+    if (ms.has_column(column) && !replace_existing) {
+      throw Error(ms_path + ": column " + column +
+                  " exists already; pass replace_existing to overwrite it");
+    }
+    if (keep_autos_from_data) out = ms.read_data(0, io::MsReader::kAllRows, data_column);
+  }
+  for (std::size_t r = 0; r < d.num_rows; ++r) {
+    const std::size_t base = layout.ms_rows[r] * per_row;
+    for (std::size_t i = 0; i < per_row; ++i) {
+      const Complex<double>& v = values[r * per_row + i];
+      out[base + i] = {float(v.re), float(v.im)};
+    }
+  }
+  io::MsColumnWriter writer(ms_path, column);
+  writer.write(0, layout.ms_num_rows, out);
+  writer.flush();
 }
 
 }  // namespace fringe::fit

@@ -18,7 +18,19 @@ struct MsObservation {
   PhaseCentre centre;
   std::vector<double> times_mjd_utc;  // the distinct TIME values, ascending (days);
                                       // data.time_index indexes this list
+  std::vector<std::size_t> ms_rows;   // [row]: the Measurement Set row of each kept row
+  std::size_t ms_num_rows = 0;        // rows of the Measurement Set, auto-correlations included
 };
+
+// Writes values [row][channel][pol] of the kept rows (model or residual) into `column` of the
+// Measurement Set (io::MsColumnWriter, in place); auto-correlation rows get base_autos'
+// values (flat [ms_row][channel][pol] of the whole MS; empty: zeros). Refuses the column the
+// observed data came from, DATA, and (unless replace_existing) any column that exists
+// already, naming it: the MS's own columns are never overwritten by accident.
+void write_ms_column(const std::string& ms_path, const MsObservation& layout,
+                     const std::string& data_column, const std::string& column,
+                     const std::vector<Complex<double>>& values, bool replace_existing,
+                     bool keep_autos_from_data);
 
 // Throws fringe::Error naming the path and the column: not a Measurement Set, no such data
 // column, no WEIGHT column, a correlation layout other than 1 or 4 products, no

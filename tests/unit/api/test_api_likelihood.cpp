@@ -13,6 +13,7 @@
 #include "fringe/api/interferometer.h"
 #include "fringe/api/likelihood.h"
 #include "fringe/core/error.h"
+#include "fringe/io/ms/ms_reader.h"
 #include "fringe/telescope/tm_loader.h"
 
 namespace {
@@ -142,6 +143,34 @@ TEST(ApiLikelihood, StationBeamsFromTheTelescope) {
     mmax = std::max(mmax, std::abs(mod[i]));
   }
   EXPECT_LT(rmax, 1e-6 * mmax);
+  // Written into the MS: MODEL_DATA equals the returned model on cross rows and is 0 on the
+  // rest; RESIDUAL_DATA equals DATA - model; an existing column is refused.
+  with.write_model(x);
+  with.write_residual(x);
+  const fringe::io::MsReader reader(ms);
+  const auto a1 = reader.read_antenna1(), a2 = reader.read_antenna2();
+  const auto data = reader.read_data(), mcol = reader.read_data(0, reader.num_rows(), "MODEL_DATA");
+  const auto rcol = reader.read_data(0, reader.num_rows(), "RESIDUAL_DATA");
+  const std::size_t per = 3 * 4;
+  std::size_t kept = 0;
+  for (std::size_t r = 0; r < reader.num_rows(); ++r) {
+    for (std::size_t i = 0; i < per; ++i) {
+      const std::size_t k = r * per + i;
+      if (a1[r] == a2[r]) {
+        EXPECT_EQ(mcol[k].re, 0.0f);
+        EXPECT_EQ(rcol[k].re, data[k].re);
+        continue;
+      }
+      const auto m = mod[kept * per + i];
+      EXPECT_EQ(mcol[k].re, float(m.real()));
+      EXPECT_NEAR(rcol[k].im, data[k].im - m.imag(), 1e-6 * mmax);
+    }
+    kept += a1[r] != a2[r];
+  }
+  EXPECT_EQ(kept, with.num_rows());
+  EXPECT_THROW(with.write_model(x), fringe::Error);  // MODEL_DATA exists now
+  with.write_model(x, "MODEL_DATA", /*replace_existing=*/true);
+  EXPECT_THROW(with.write_model(x, "DATA", true), fringe::Error);
 }
 
 TEST(ApiLikelihood, GainsAndBatches) {
