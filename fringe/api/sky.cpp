@@ -25,7 +25,7 @@ std::string number(double v) {
 }
 
 // One source from OSKAR's 12 column values (degrees, Jy, Hz, arcsec); `where` names it.
-sky::Source source_from_columns(const double v[kSkyArrayColumns], const std::string& where) {
+sky::Source source_from_columns(const double (&v)[kSkyArrayColumns], const std::string& where) {
   const auto& names = sky_array_column_names();
   for (std::size_t c = 0; c < kSkyArrayColumns; ++c)
     if (!std::isfinite(v[c]))
@@ -38,9 +38,7 @@ sky::Source source_from_columns(const double v[kSkyArrayColumns], const std::str
   if (v[6] < 0.0) bad(6, "is negative (a reference frequency in Hz)");
   if (v[9] < 0.0) bad(9, "is negative (a FWHM in arcsec)");
   if (v[10] < 0.0) bad(10, "is negative (a FWHM in arcsec)");
-  double columns[kSkyArrayColumns];
-  std::copy(v, v + kSkyArrayColumns, columns);
-  return sky::source_from_osm_columns(columns);
+  return sky::source_from_osm_columns(v);
 }
 
 bool is_fits_name(const std::string& path) {
