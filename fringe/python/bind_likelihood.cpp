@@ -57,7 +57,9 @@ struct CommonArgs {
   std::optional<std::vector<std::size_t>> sources;
   std::optional<std::vector<std::size_t>> gain_stations;
   std::string precision, device;
-  int gpu = 0, threads = 0;
+  int gpu = 0;
+  std::optional<std::vector<int>> gpus;
+  int threads = 0;
 };
 
 api::LikelihoodOptions options_of(const CommonArgs& a) {
@@ -70,6 +72,10 @@ api::LikelihoodOptions options_of(const CommonArgs& a) {
     throw Error("Likelihood: device '" + a.device + "', expected 'cpu' or 'gpu'");
   o.use_gpu = a.device == "gpu";
   o.gpu = a.gpu;
+  if (a.gpus) {
+    if (a.gpus->empty()) throw Error("Likelihood: gpus is empty; give None or device indices");
+    o.gpus = *a.gpus;
+  }
   if (a.threads < 0) throw Error("Likelihood: threads = " + std::to_string(a.threads) + " < 0");
   o.num_threads = a.threads;
   return o;
@@ -107,9 +113,10 @@ std::unique_ptr<PyLikelihood> from_ms(
     const std::optional<std::vector<std::size_t>>& gain_stations, const api::Telescope* telescope,
     bool station_beams, const std::string& station_type, double gaussian_beam_fwhm_deg,
     double gaussian_beam_ref_freq_hz, bool normalise_beams, const std::string& precision,
-    const std::string& device, int gpu, const std::string& data_column, int threads) {
+    const std::string& device, int gpu, const std::optional<std::vector<int>>& gpus,
+    const std::string& data_column, int threads) {
   api::LikelihoodOptions o =
-      options_of({free, sources, gain_stations, precision, device, gpu, threads});
+      options_of({free, sources, gain_stations, precision, device, gpu, gpus, threads});
   o.data_column = data_column;
   o.station_beams = station_beams;
   o.beam.station_type = station_type_of(station_type);
@@ -131,9 +138,10 @@ std::unique_ptr<PyLikelihood> from_arrays(
     const api::Sky& sky, const std::vector<std::string>& free,
     const std::optional<std::vector<std::size_t>>& sources,
     const std::optional<std::vector<std::size_t>>& gain_stations, int num_stations,
-    const std::string& precision, const std::string& device, int gpu, int threads) {
+    const std::string& precision, const std::string& device, int gpu,
+    const std::optional<std::vector<int>>& gpus, int threads) {
   const api::LikelihoodOptions o =
-      options_of({free, sources, gain_stations, precision, device, gpu, threads});
+      options_of({free, sources, gain_stations, precision, device, gpu, gpus, threads});
   if (data.ndim() != 3)
     throw Error("from_arrays: data has shape " + shape_text(data) +
                 ", expected [row, channel, pol] with pol 1 or 4");
@@ -212,14 +220,15 @@ positions move; no bandwidth or time smearing. docs/model_fitting.md has the det
 Likelihood(ms, sky, free=["I"], sources=None, gain_stations=None, telescope=None,
     station_beams=False, station_type="Aperture array", gaussian_beam_fwhm_deg=0,
     gaussian_beam_ref_freq_hz=0, normalise_beams=True, precision="double", device="cpu",
-    gpu=0, data_column="DATA", threads=0)
+    gpu=0, gpus=None, data_column="DATA", threads=0)
 ms: a Measurement Set (its cross-correlation rows of data_column, WEIGHT spread over the
 channels, FLAG, UVW, the channels of spectral window 0, the phase centre of FIELD 0).
 sky: the template (a fringe.Sky; flat or one spectral-index term; its order numbers the
 sources). sources: indices of the free sources (None: all). telescope and station_beams=True:
 station beams J = E R of the telescope at each time and channel (station_type and the
 Gaussian-beam options as fringe.Interferometer's). precision: "double" or "single"; device:
-"cpu" (threads: OpenMP threads, 0 = default) or "gpu" (CUDA device `gpu`).
+"cpu" (threads: OpenMP threads, 0 = default) or "gpu" (CUDA device `gpu`, or the rows split
+among the devices of the list `gpus`, each evaluation running on all of them at once).
 Likelihood.from_arrays(...) takes the data as numpy arrays instead.)doc";
 
 }  // namespace
@@ -233,7 +242,7 @@ void bind_likelihood(py::module_& m) {
           py::arg("station_type") = "Aperture array", py::arg("gaussian_beam_fwhm_deg") = 0.0,
           py::arg("gaussian_beam_ref_freq_hz") = 0.0, py::arg("normalise_beams") = true,
           py::arg("precision") = "double", py::arg("device") = "cpu", py::arg("gpu") = 0,
-          py::arg("data_column") = "DATA", py::arg("threads") = 0,
+          py::arg("gpus") = py::none(), py::arg("data_column") = "DATA", py::arg("threads") = 0,
           "A likelihood of the Measurement Set `ms` (path) for the template `sky` (see the "
           "class).");
   cls.def_static("from_arrays", &from_arrays, py::arg("uvw"), py::arg("antenna1"),
@@ -242,7 +251,8 @@ void bind_likelihood(py::module_& m) {
                  py::arg("sky"), py::arg("free") = std::vector<std::string>{"I"},
                  py::arg("sources") = py::none(), py::arg("gain_stations") = py::none(),
                  py::arg("num_stations") = 0, py::arg("precision") = "double",
-                 py::arg("device") = "cpu", py::arg("gpu") = 0, py::arg("threads") = 0,
+                 py::arg("device") = "cpu", py::arg("gpu") = 0, py::arg("gpus") = py::none(),
+                 py::arg("threads") = 0,
                  R"doc(A likelihood of observed visibilities given as arrays (no station beams).
 
 uvw: [row, 3] baseline (u, v, w) = uvw_p - uvw_q [m]; antenna1, antenna2: [row] station
@@ -353,6 +363,35 @@ largest antenna index + 1. The other arguments as for Likelihood(ms, sky, ...).)
       py::arg("params"),
       "Observed minus model [Jy], complex128 [row, channel, pol]; 0 where flagged.");
 
+  for (const bool residual : {false, true}) {
+    cls.def(
+        residual ? "write_residual" : "write_model",
+        [residual](PyLikelihood& l, const CArray<double>& params, const std::string& column,
+                   bool replace_existing) {
+          const auto p =
+              one_vector(l, params, residual ? "write_residual: params" : "write_model: params");
+          py::gil_scoped_release release;
+          std::lock_guard lock(l.mutex);
+          if (residual) {
+            l.lik->write_residual(p, column, replace_existing);
+          } else {
+            l.lik->write_model(p, column, replace_existing);
+          }
+        },
+        py::arg("params"), py::kw_only(),
+        py::arg("column") = residual ? "RESIDUAL_DATA" : "MODEL_DATA",
+        py::arg("replace_existing") = false,
+        residual
+            ? "Writes observed minus model of params into `column` of the Measurement Set this\n"
+              "likelihood was loaded from (complex float [Jy]; auto-correlation rows keep their\n"
+              "observed values). Refuses DATA, the observed data's column, an existing column\n"
+              "unless replace_existing, and likelihoods made from arrays (fringe.Error)."
+            : "Writes the model visibilities of params into `column` of the Measurement Set\n"
+              "this likelihood was loaded from (complex float [Jy]; auto-correlation rows get\n"
+              "0). Refuses DATA, the observed data's column, an existing column unless\n"
+              "replace_existing, and likelihoods made from arrays (fringe.Error).");
+  }
+
   cls.def_property_readonly(
       "num_parameters", [](const PyLikelihood& l) { return l.lik->num_parameters(); },
       "Length of a parameter vector.");
@@ -384,7 +423,8 @@ largest antenna index + 1. The other arguments as for Likelihood(ms, sky, ...).)
       "Values with weight > 0 (rows x channels x products, flagged ones left out): the\n"
       "number of terms in chi2.");
   cls.def_property_readonly(
-      "device", [](const PyLikelihood& l) { return l.lik->device(); }, "'CPU' or 'GPU <index>'.");
+      "device", [](const PyLikelihood& l) { return l.lik->device(); },
+      "'CPU', 'GPU <index>' or 'GPU <index>,<index>,...'.");
   cls.def("__repr__", [](const PyLikelihood& l) {
     return "<fringe.Likelihood: " + std::to_string(l.lik->num_parameters()) + " parameters, " +
            std::to_string(l.lik->num_rows()) + " rows x " + std::to_string(l.lik->num_channels()) +

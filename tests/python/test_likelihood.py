@@ -155,6 +155,8 @@ def test_from_arrays_equals_the_ms(ms, lik):
     p = all_parameters(perturbed_sky())
     assert b.parameter_names == lik.parameter_names
     assert abs(b.chi2(p) - lik.chi2(p)) <= 1e-13 * lik.chi2(p)
+    with pytest.raises(fringe.Error):  # no Measurement Set to write into
+        b.write_model(p)
     # A flag removes its term: flag one value whose residual is non-zero.
     flag = cols["FLAG"].copy()
     flag[4, 1, 0] = True
@@ -279,13 +281,39 @@ def test_bad_parameters_raise(lik):
 
 
 def test_ms_without_weight_names_the_column(ms, tmp_path):
-    copy = tmp_path / "noweight.ms"
-    with tables.table(str(ms), ack=False) as t:
-        t.copy(str(copy), deep=True).close()
+    copy = copy_ms(ms, tmp_path / "noweight.ms")
     with tables.table(str(copy), readonly=False, ack=False) as t:
         t.removecols("WEIGHT")
     with pytest.raises(fringe.Error, match="WEIGHT"):
         fringe.Likelihood(str(copy), fringe.Sky.from_array(SKY))
+
+
+def copy_ms(ms, path):
+    with tables.table(str(ms), ack=False) as t:
+        t.copy(str(path), deep=True).close()
+    return path
+
+
+def test_write_model_and_residual(ms, tmp_path):
+    path = copy_ms(ms, tmp_path / "copy.ms")
+    lik = fringe.Likelihood(str(path), fringe.Sky.from_array(SKY), free=NAMES)
+    p = all_parameters(perturbed_sky())
+    lik.write_model(p)
+    lik.write_residual(p, column="RES")
+    with tables.table(str(path), ack=False) as t:
+        model, res = t.getcol("MODEL_DATA"), t.getcol("RES")
+        data = t.getcol("DATA")
+    # Written as complex float: equal to the arrays up to float32 rounding (2^-24 relative).
+    scale = np.abs(lik.model(p)).max()
+    assert np.abs(model - lik.model(p)).max() <= 2.0 ** -23 * scale
+    assert np.abs(res - lik.residual(p)).max() <= 2.0 ** -23 * scale
+    assert np.abs(res - (data - model)).max() <= 2.0 ** -22 * scale
+    # Existing columns and the data are not replaced unless asked.
+    with pytest.raises(fringe.Error, match="MODEL_DATA"):
+        lik.write_model(p)
+    lik.write_model(p, replace_existing=True)
+    with pytest.raises(fringe.Error, match="DATA"):
+        lik.write_residual(p, column="DATA", replace_existing=True)
 
 
 def test_gpu_equals_cpu(ms, lik):
@@ -300,3 +328,17 @@ def test_gpu_equals_cpu(ms, lik):
     assert np.abs(c_gpu - c_cpu).max() <= 1e-12 * c_cpu.max()
     assert np.abs(g_gpu - g_cpu).max() <= 1e-10 * np.abs(g_cpu).max()
     assert np.abs(gpu.model(base) - lik.model(base)).max() <= 1e-12 * np.abs(lik.model(base)).max()
+
+
+def test_two_gpus_equal_cpu(ms, lik):
+    if not fringe.built_with_cuda() or not os.path.exists("/dev/nvidia1"):
+        pytest.skip("fewer than two GPUs")
+    two = fringe.Likelihood(str(ms), fringe.Sky.from_array(SKY), free=NAMES, device="gpu",
+                            gpus=[0, 1])
+    assert two.device == "GPU 0,1"
+    base = all_parameters(perturbed_sky())
+    P = base + np.random.default_rng(8).normal(size=(3, base.size)) * np.abs(base) * 1e-3
+    c_cpu, g_cpu = lik.chi2_and_grad_batch(P)
+    c_two, g_two = two.chi2_and_grad_batch(P)
+    assert np.abs(c_two - c_cpu).max() <= 1e-12 * c_cpu.max()
+    assert np.abs(g_two - g_cpu).max() <= 1e-10 * np.abs(g_cpu).max()
