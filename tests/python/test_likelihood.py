@@ -253,9 +253,10 @@ def test_single_precision_is_close_to_double(ms, lik):
     p = all_parameters(perturbed_sky())
     c64, g64 = lik.chi2_and_grad(p)
     c32, g32 = single.chi2_and_grad(p)
-    # float32 terms (relative rounding ~6e-8 per term), summed in double.
-    assert abs(c32 - c64) <= 1e-5 * c64
-    assert np.linalg.norm(g32 - g64) <= 1e-4 * np.linalg.norm(g64)
+    # float32 terms (relative rounding ~6e-8 per term), summed in double (measured: 2e-9 in
+    # chi2, 3e-8 in the gradient).
+    assert abs(c32 - c64) <= 1e-6 * c64
+    assert np.linalg.norm(g32 - g64) <= 1e-5 * np.linalg.norm(g64)
 
 
 def test_bad_parameters_raise(lik):
