@@ -127,6 +127,7 @@ struct Likelihood::Impl {
              const LikelihoodOptions& options, fit::StationJones jones) {
     if (sky.empty()) throw Error("the template sky has no sources: expected at least one");
     base = fit_parameters_from_sky(sky);
+    data.channel_bandwidth_hz = options.channel_bandwidth_hz;
     data.validate();
     num_rows = data.num_rows;
     num_channels = data.num_channels;
@@ -168,6 +169,11 @@ struct Likelihood::Impl {
       base_gains.values.assign(2 * num_stations, Complex<double>{1.0, 0.0});
     }
     observed = data;
+    if (options.use_gpu && options.channel_bandwidth_hz > 0.0) {
+      throw Error(
+          "bandwidth smearing (channel_bandwidth_hz = " + num(options.channel_bandwidth_hz) +
+          ") is modelled on the CPU only so far: use the CPU or set it to 0");
+    }
     if (options.use_gpu) {
       const std::vector<int> gpus =
           options.gpus.empty() ? std::vector<int>{options.gpu} : options.gpus;

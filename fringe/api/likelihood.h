@@ -32,6 +32,9 @@ struct LikelihoodOptions {
   std::vector<std::size_t> free_sources;   // empty: every source of the template
   std::vector<std::size_t> gain_stations;  // stations with free complex gains
   std::string data_column = "DATA";        // Measurement Set column of the observed data
+  // Bandwidth smearing of the model, sinc(pi dnu/nu (U l + V m + W (n - 1))) as the simulator's
+  // (Hz; 0: off). A Measurement Set's CHAN_WIDTH is the channel spacing, not this bandwidth.
+  double channel_bandwidth_hz = 0.0;
   // Station beams J = E R of `telescope` at the template positions (fixed while positions
   // move), evaluated once at every time and channel of the data; needs a telescope.
   bool station_beams = false;

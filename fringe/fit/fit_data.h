@@ -24,6 +24,7 @@ struct ObservedData {
   std::vector<double> frequency_hz;     // [channel], > 0
   std::vector<Complex<double>> data;    // [row][channel][pol], Jy
   std::vector<double> weight;           // [row][channel][pol], >= 0, 0 where flagged
+  double channel_bandwidth_hz = 0.0;    // bandwidth smearing of the model (0: off), Hz
 
   std::size_t num_values() const { return num_rows * num_channels * std::size_t(num_pols); }
   // Throws fringe::Error naming the field (sizes, antenna indices, non-finite values,

@@ -26,6 +26,12 @@ Complex<T> to_t(Complex<double> v) {
 
 template <typename T>
 class LikelihoodCpu final : public LikelihoodBackend {
+  // Per-thread scratch of bandwidth smearing: c_s without it, (s, ds/dphi) per source.
+  struct Smear {
+    std::vector<Complex<T>> coef0;
+    std::vector<T> factor;
+  };
+
  public:
   LikelihoodCpu(ObservedData data, StationJones jones, PhaseCentre centre, int num_threads)
       : centre_(centre), threads_(num_threads > 0 ? num_threads : omp_get_max_threads()) {
@@ -40,6 +46,7 @@ class LikelihoodCpu final : public LikelihoodBackend {
     tidx_ = std::move(data.time_index);
     uvw_ = std::move(data.uvw);
     freq_ = std::move(data.frequency_hz);
+    bandwidth_ = data.channel_bandwidth_hz;
     vis_.resize(data.data.size());
     wgt_.resize(data.weight.size());
     for (std::size_t i = 0; i < vis_.size(); ++i) {
@@ -105,10 +112,16 @@ class LikelihoodCpu final : public LikelihoodBackend {
       if (want_src) gi.assign(ns * kNumInter, 0.0);
       if (want_gain) gg.assign(stations_ * 4, 0.0);
       std::vector<Complex<T>> coef(ns);
+      // With bandwidth smearing: c_s without it and (s, ds/dphi) per source (the gradient).
+      Smear smear;
+      if (bandwidth_ > 0.0) {
+        smear.coef0.resize(ns);
+        smear.factor.resize(2 * ns);
+      }
       double chi = 0.0;
 #pragma omp for schedule(static)
       for (long long r = 0; r < static_cast<long long>(rows_); ++r) {
-        chi += row(std::size_t(r), terms, g, coef, want_src ? gi.data() : nullptr,
+        chi += row(std::size_t(r), terms, g, coef, smear, want_src ? gi.data() : nullptr,
                    want_gain ? gg.data() : nullptr, model_out);
       }
       chi_part[tid] = chi;
@@ -140,7 +153,8 @@ class LikelihoodCpu final : public LikelihoodBackend {
   }
 
   double row(std::size_t r, const std::vector<SourceTerm>& terms, const std::vector<Complex<T>>& g,
-             std::vector<Complex<T>>& coef, double* gi, double* gg, Complex<double>* model_out) {
+             std::vector<Complex<T>>& coef, Smear& smear, double* gi, double* gg,
+             Complex<double>* model_out) {
     const std::size_t ns = terms.size();
     const int p = a1_[r], q = a2_[r];
     const double uu = uvw_[3 * r], vv = uvw_[3 * r + 1], ww = uvw_[3 * r + 2];
@@ -154,6 +168,19 @@ class LikelihoodCpu final : public LikelihoodBackend {
       for (std::size_t s = 0; s < ns; ++s) {
         coef[s] = source_coefficient<T>(terms[s], uu, vv, ww, inv_lambda,
                                         log_frequency_ratio(terms[s], ln_f));
+      }
+      const bool smeared = !smear.coef0.empty();
+      if (smeared) {
+        const double scale = predict::bandwidth_smearing_scale(bandwidth_, freq_[c]);
+        for (std::size_t s = 0; s < ns; ++s) {
+          const SourceTerm& t = terms[s];
+          const SmearingFactor f = bandwidth_smearing(
+              predict::station_phase(uu, vv, ww, t.l, t.m, t.n_minus_1, inv_lambda), scale);
+          smear.coef0[s] = coef[s];
+          smear.factor[2 * s] = T(f.s);
+          smear.factor[2 * s + 1] = T(f.ds_dphase);
+          coef[s] = coef[s] * T(f.s);
+        }
       }
       if (pols_ == 4) {
         Jones<T> sum = jones_zero<T>();
@@ -198,8 +225,15 @@ class LikelihoodCpu final : public LikelihoodBackend {
               const Jones<T>& jq = jones4_[jbase + std::size_t(q) * ns + s];
               ys = jones_h(jp) * y * jq;
             }
-            add_source_gradient<T, double>(gi + s * kNumInter, terms[s], ys, coef[s], uu, vv, ww,
-                                           inv_lambda, log_frequency_ratio(terms[s], ln_f));
+            if (smeared) {
+              add_source_gradient_smeared<T, double>(
+                  gi + s * kNumInter, terms[s], ys, smear.coef0[s], smear.factor[2 * s],
+                  smear.factor[2 * s + 1], uu, vv, ww, inv_lambda,
+                  log_frequency_ratio(terms[s], ln_f));
+            } else {
+              add_source_gradient<T, double>(gi + s * kNumInter, terms[s], ys, coef[s], uu, vv, ww,
+                                             inv_lambda, log_frequency_ratio(terms[s], ln_f));
+            }
           }
         }
       } else {
@@ -231,9 +265,16 @@ class LikelihoodCpu final : public LikelihoodBackend {
               ys = conj(jones1_[jbase + std::size_t(p) * ns + s]) * y *
                    jones1_[jbase + std::size_t(q) * ns + s];
             }
-            add_source_gradient_scalar<T, double>(gi + s * kNumInter, terms[s], ys, coef[s], uu, vv,
-                                                  ww, inv_lambda,
-                                                  log_frequency_ratio(terms[s], ln_f));
+            if (smeared) {
+              add_source_gradient_scalar_smeared<T, double>(
+                  gi + s * kNumInter, terms[s], ys, smear.coef0[s], smear.factor[2 * s],
+                  smear.factor[2 * s + 1], uu, vv, ww, inv_lambda,
+                  log_frequency_ratio(terms[s], ln_f));
+            } else {
+              add_source_gradient_scalar<T, double>(gi + s * kNumInter, terms[s], ys, coef[s], uu,
+                                                    vv, ww, inv_lambda,
+                                                    log_frequency_ratio(terms[s], ln_f));
+            }
           }
         }
       }
@@ -247,6 +288,7 @@ class LikelihoodCpu final : public LikelihoodBackend {
   int pols_ = 4;
   std::vector<int> a1_, a2_, tidx_;
   std::vector<double> uvw_, freq_;
+  double bandwidth_ = 0.0;  // Hz, bandwidth smearing (0: off)
   std::vector<Complex<T>> vis_;
   std::vector<T> wgt_;
   std::size_t jones_sources_ = 0;

@@ -84,6 +84,7 @@ ObservedData select_rows(const ObservedData& data, std::size_t first, std::size_
   out.num_stations = data.num_stations;
   out.num_pols = data.num_pols;
   out.frequency_hz = data.frequency_hz;
+  out.channel_bandwidth_hz = data.channel_bandwidth_hz;
   const std::size_t per = data.num_channels * std::size_t(data.num_pols);
   auto copy = [&](const auto& v, std::size_t width) {
     return std::decay_t<decltype(v)>(v.begin() + first * width,

@@ -80,6 +80,10 @@ void ObservedData::validate() const {
       }
     }
   }
+  if (!(channel_bandwidth_hz >= 0.0) || !std::isfinite(channel_bandwidth_hz)) {
+    throw Error("channel bandwidth " + num(channel_bandwidth_hz) +
+                " Hz: expected >= 0 (0 = no bandwidth smearing)");
+  }
   for (std::size_t c = 0; c < num_channels; ++c) {
     if (!(frequency_hz[c] > 0.0) || !std::isfinite(frequency_hz[c])) {
       throw Error("channel " + std::to_string(c) + " frequency = " + num(frequency_hz[c]) +

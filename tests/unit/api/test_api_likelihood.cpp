@@ -62,7 +62,8 @@ fringe::jones::StationBeamConfig gaussian_beam() {
   return b;
 }
 
-std::string simulate(const std::string& name, const fringe::jones::StationBeamConfig& beam) {
+std::string simulate(const std::string& name, const fringe::jones::StationBeamConfig& beam,
+                     double channel_bandwidth_hz = 0.0) {
   api::Interferometer sim;
   sim.set_sky_model(sky());
   sim.set_telescope_model(telescope());
@@ -77,6 +78,7 @@ std::string simulate(const std::string& name, const fringe::jones::StationBeamCo
   o.num_time_steps = 4;
   sim.set_observation(o);
   sim.config().beam = beam;
+  sim.config().channel_bandwidth_hz = channel_bandwidth_hz;
   sim.config().ms_path = out_path(name);
   return sim.run().ms_path;
 }
@@ -171,6 +173,31 @@ TEST(ApiLikelihood, StationBeamsFromTheTelescope) {
   EXPECT_THROW(with.write_model(x), fringe::Error);  // MODEL_DATA exists now
   with.write_model(x, "MODEL_DATA", /*replace_existing=*/true);
   EXPECT_THROW(with.write_model(x, "DATA", true), fringe::Error);
+}
+
+// The simulator's bandwidth smearing (10 MHz channels at 1.4 GHz: a few per cent on the
+// longest VLA-A baselines 0.1 deg out) is fitted when the same bandwidth is given.
+TEST(ApiLikelihood, BandwidthSmearingAsTheSimulator) {
+  fringe::jones::StationBeamConfig iso;
+  iso.station_type = fringe::jones::StationType::Isotropic;
+  const std::string ms = simulate("smeared.ms", iso, 10e6);
+  const api::Telescope tel = telescope();
+  api::LikelihoodOptions opt = options({"I", "ra"});
+  opt.station_beams = true;  // the parallactic rotation of the polarised sources
+  opt.beam = iso;
+  api::Likelihood plain(ms, sky(), opt, &tel);
+  opt.channel_bandwidth_hz = 10e6;
+  api::Likelihood smeared(ms, sky(), opt, &tel);
+  const std::vector<double> x = smeared.initial_parameters();
+  const double c_smeared = smeared.chi2(x), c_plain = plain.chi2(x);
+  EXPECT_LT(c_smeared, 1e-6 * c_plain) << c_smeared << " " << c_plain;
+  // The gradient vanishes at the truth, not 1 arcsec away.
+  std::vector<double> g0(x.size()), g1(x.size());
+  smeared.chi2_and_grad(x, g0);
+  std::vector<double> x1 = x;
+  x1[1] += 5e-6;  // ra of source 0
+  smeared.chi2_and_grad(x1, g1);
+  EXPECT_LT(std::abs(g0[1]), 1e-3 * std::abs(g1[1]));
 }
 
 TEST(ApiLikelihood, GainsAndBatches) {

@@ -131,7 +131,14 @@ inline M2 reference_model(const Problem& pr, const fringe::fit::SourceParameters
     const double taper = std::exp(-k * (maj * maj * u_maj * u_maj + mn * mn * u_min * u_min));
     const double f0 = p.ref_freq_hz[s];
     const double scale = f0 > 0 ? std::pow(f / f0, p[Param::SpectralIndex][s]) : 1.0;
-    const cd coef = std::polar(taper * scale, phase);
+    // Bandwidth smearing (docs/conventions.md): sinc(pi dnu/nu (U l + V m + W (n - 1))), U in
+    // wavelengths.
+    double smear = 1.0;
+    if (d.channel_bandwidth_hz > 0) {
+      const double x = pi * d.channel_bandwidth_hz / f * (ul * l + vl * m + ww * f / c0 * (n - 1));
+      smear = x == 0 ? 1.0 : std::sin(x) / x;
+    }
+    const cd coef = std::polar(taper * scale * smear, phase);
     const double I = p[Param::I][s], Q = p[Param::Q][s], U = p[Param::U][s], V = p[Param::V][s];
     M2 b = {cd(I + Q), cd(U, V), cd(U, -V), cd(I - Q)};
     if (d.num_pols == 1) b = {cd(I), 0, 0, 0};

@@ -37,11 +37,18 @@ double chi2_of(LikelihoodBackend& be, const SourceParameters& p, const StationGa
 struct Case {
   int pols;
   bool jones;
+  double bandwidth_hz = 0.0;  // bandwidth smearing
 };
-class LikelihoodCase : public ::testing::TestWithParam<Case> {};
+class LikelihoodCase : public ::testing::TestWithParam<Case> {
+ protected:
+  Problem with_bandwidth(Problem pr) {
+    pr.data.channel_bandwidth_hz = GetParam().bandwidth_hz;
+    return pr;
+  }
+};
 
 TEST_P(LikelihoodCase, Chi2EqualsBruteForce) {
-  const Problem pr = make_problem(GetParam().pols, GetParam().jones);
+  const Problem pr = with_bandwidth(make_problem(GetParam().pols, GetParam().jones));
   auto be = cpu(pr);
   const double want = reference_chi2(pr, pr.params, pr.gains);
   EXPECT_NEAR(chi2_of(*be, pr.params, pr.gains), want, 1e-12 * want);
@@ -51,7 +58,7 @@ TEST_P(LikelihoodCase, Chi2EqualsBruteForce) {
 }
 
 TEST_P(LikelihoodCase, ModelEqualsBruteForce) {
-  const Problem pr = make_problem(GetParam().pols, GetParam().jones);
+  const Problem pr = with_bandwidth(make_problem(GetParam().pols, GetParam().jones));
   auto be = cpu(pr);
   const auto m = be->model(pr.params, pr.gains);
   const int np = pr.data.num_pols;
@@ -71,7 +78,7 @@ TEST_P(LikelihoodCase, ModelEqualsBruteForce) {
 // relative to each parameter's natural scale; the difference's truncation error is
 // O(h^2 chi2''') and its rounding O(eps chi2 / h), both far below 1e-6 of the entry.
 TEST_P(LikelihoodCase, GradientMatchesFiniteDifferences) {
-  const Problem pr = make_problem(GetParam().pols, GetParam().jones);
+  const Problem pr = with_bandwidth(make_problem(GetParam().pols, GetParam().jones));
   auto be = cpu(pr);
   Gradient grad;
   chi2_of(*be, pr.params, pr.gains, &grad);
@@ -87,16 +94,20 @@ TEST_P(LikelihoodCase, GradientMatchesFiniteDifferences) {
       continue;
     }
     for (std::size_t s = 0; s < ns; ++s) {
-      // Steps: rounding eps chi2 / h (chi2 ~ 1e5 here) and truncation (h / scale)^2 both
+      // Richardson-extrapolated central differences, (4 D(h/2) - D(h)) / 3, truncation
+      // O(h^4): steps large enough that the rounding eps chi2 / h (chi2 ~ 1e5 here) stays
       // below 1e-7 of the entry; phases move 2 pi |uvw| / lambda ~ 1e4 rad per radian.
-      double h = 1e-5;
-      if (par == Param::Ra || par == Param::Dec) h = 1e-8;
-      if (par == Param::Major || par == Param::Minor) h = 1e-8;
-      SourceParameters plus = pr.params, minus = pr.params;
-      plus[par][s] += h;
-      minus[par][s] -= h;
-      const double fd =
-          (reference_chi2(pr, plus, pr.gains) - reference_chi2(pr, minus, pr.gains)) / (2 * h);
+      double h = 1e-4;
+      if (par == Param::Ra || par == Param::Dec) h = 1e-7;
+      if (par == Param::Major || par == Param::Minor) h = 1e-7;
+      auto diff = [&](double step) {
+        SourceParameters plus = pr.params, minus = pr.params;
+        plus[par][s] += step;
+        minus[par][s] -= step;
+        return (reference_chi2(pr, plus, pr.gains) - reference_chi2(pr, minus, pr.gains)) /
+               (2 * step);
+      };
+      const double fd = (4 * diff(h / 2) - diff(h)) / 3;
       const double got = grad.source[s * kNumParams + p];
       EXPECT_NEAR(got, fd, 1e-6 * std::max(std::abs(fd), 1e-3 * gnorm))
           << param_name(par) << " of source " << s;
@@ -108,14 +119,16 @@ TEST_P(LikelihoodCase, GradientMatchesFiniteDifferences) {
   ASSERT_EQ(grad.gains.size(), pr.data.num_stations * 4);
   for (std::size_t st = 0; st < pr.data.num_stations; ++st) {
     for (int k = 0; k < (pr.data.num_pols == 4 ? 4 : 2); ++k) {
-      const double h = 1e-5;
-      StationGains plus = pr.gains, minus = pr.gains;
-      auto& gp = plus.values[2 * st + k / 2];
-      auto& gm = minus.values[2 * st + k / 2];
-      (k % 2 ? gp.im : gp.re) += h;
-      (k % 2 ? gm.im : gm.re) -= h;
-      const double fd =
-          (reference_chi2(pr, pr.params, plus) - reference_chi2(pr, pr.params, minus)) / (2 * h);
+      auto diff = [&](double step) {
+        StationGains plus = pr.gains, minus = pr.gains;
+        auto& gp = plus.values[2 * st + k / 2];
+        auto& gm = minus.values[2 * st + k / 2];
+        (k % 2 ? gp.im : gp.re) += step;
+        (k % 2 ? gm.im : gm.re) -= step;
+        return (reference_chi2(pr, pr.params, plus) - reference_chi2(pr, pr.params, minus)) /
+               (2 * step);
+      };
+      const double fd = (4 * diff(0.5e-4) - diff(1e-4)) / 3;
       EXPECT_NEAR(grad.gains[4 * st + k], fd, 1e-6 * std::max(std::abs(fd), 1.0))
           << "gain " << k << " of station " << st;
     }
@@ -123,7 +136,7 @@ TEST_P(LikelihoodCase, GradientMatchesFiniteDifferences) {
 }
 
 TEST_P(LikelihoodCase, FloatAgreesWithDouble) {
-  const Problem pr = make_problem(GetParam().pols, GetParam().jones);
+  const Problem pr = with_bandwidth(make_problem(GetParam().pols, GetParam().jones));
   auto d = cpu(pr), f = cpu(pr, fringe::Precision::Single);
   const double cd = chi2_of(*d, pr.params, pr.gains), cf = chi2_of(*f, pr.params, pr.gains);
   // Float terms (24-bit mantissa) summed over ~10 sources: ~1e-6 relative per visibility.
@@ -131,7 +144,7 @@ TEST_P(LikelihoodCase, FloatAgreesWithDouble) {
 }
 
 TEST_P(LikelihoodCase, BatchEqualsSingleCalls) {
-  const Problem pr = make_problem(GetParam().pols, GetParam().jones);
+  const Problem pr = with_bandwidth(make_problem(GetParam().pols, GetParam().jones));
   auto be = cpu(pr);
   std::vector<SourceParameters> ps(3, pr.params);
   std::vector<StationGains> gs(3, pr.gains);
@@ -151,11 +164,14 @@ TEST_P(LikelihoodCase, BatchEqualsSingleCalls) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, LikelihoodCase,
+                         // 5 MHz channels at 100 MHz on 4 km baselines 0.02 rad out: sinc
+                         // arguments up to ~4 rad (both branches of the sinc).
                          ::testing::Values(Case{4, false}, Case{4, true}, Case{1, false},
-                                           Case{1, true}),
+                                           Case{1, true}, Case{4, true, 5e6}, Case{1, false, 5e6}),
                          [](const auto& info) {
                            return std::string(info.param.pols == 4 ? "Full" : "Scalar") +
-                                  (info.param.jones ? "Jones" : "NoJones");
+                                  (info.param.jones ? "Jones" : "NoJones") +
+                                  (info.param.bandwidth_hz > 0 ? "Smeared" : "");
                          });
 
 // The model of point sources without Jones equals the simulator's direct predict
