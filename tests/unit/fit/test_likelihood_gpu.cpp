@@ -1,0 +1,380 @@
+// GPU tests of the likelihood (label gpu): make_likelihood_cuda against make_likelihood_cpu
+// element by element (chi2, every gradient entry, the model) for Full and one product, with
+// and without station Jones, with and without gains, point and Gaussian sources with spectral
+// indices, float and double; batches against single calls; errors. The host tests at the top
+// (the CUDA helpers of likelihood_cuda_math.h on the CPU) run everywhere.
+//
+// Bounds (docs/gpu_likelihood.md, "Precision"):
+// - double: |gpu - cpu| <= 1e-10 max(|cpu|, 1e-4 peak), peak = the largest |value| of the same
+//   kind (chi2, one source parameter type, gains, model), i.e. 1e-10 relative for every entry
+//   that does not cancel to below 1e-4 of its kind's largest (the kernel's recurrence along
+//   channels adds ~1e-15 per step; different summation orders ~1e-16 of the terms).
+// - float: |gpu_float - cpu_double| <= 10 e_cpu + 1e-6 peak, e_cpu = the largest
+//   |cpu_float - cpu_double| of the same kind. The GPU's per-term error is that of the CPU's
+//   float evaluation (phase in double, float sincos) plus at most 7 steps of the float
+//   recurrence (~1.5e-7 each, RecurrenceStaysAccurate bounds it by 2e-6 of |c_s|), and its
+//   gradient sums in float over at most 8 channels before double: a few times the CPU's
+//   float error, never orders of magnitude more.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fit_test_problem.h"
+#include "fringe/core/constants.h"
+#include "fringe/core/device.h"
+#include "fringe/core/error.h"
+#include "fringe/fit/likelihood.h"
+#include "fringe/fit/likelihood_cuda_math.h"
+
+namespace {
+
+using fit_test::make_problem;
+using fit_test::Problem;
+using fringe::Complex;
+using fringe::Precision;
+using namespace fringe::fit;
+
+#define SKIP_WITHOUT_GPU()                                             \
+  do {                                                                 \
+    if (fringe::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU"; \
+  } while (0)
+
+constexpr double kDoubleTol = 1e-10;
+
+// --- host tests of likelihood_cuda_math.h ---
+
+TEST(LikelihoodCudaMath, PhasorCwMatchesStationPhasor) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-2e5, 2e5);
+  for (int i = 0; i < 20000; ++i) {
+    const double ph = i < 10 ? i * 0.5 * fringe::kPi : u(rng);
+    const Complex<float> a = phasor_cw<float>(ph);
+    const Complex<float> b = fringe::predict::station_phasor<float>(ph);
+    // Both round the same reduced phase to float: within 2 float ulps of 1.
+    EXPECT_NEAR(a.re, b.re, 2.5e-7) << ph;
+    EXPECT_NEAR(a.im, b.im, 2.5e-7) << ph;
+    EXPECT_NEAR(a.re, std::cos(ph), 2.5e-7) << ph;
+    EXPECT_NEAR(a.im, std::sin(ph), 2.5e-7) << ph;
+  }
+  const Complex<double> d = phasor_cw<double>(12345.678);
+  EXPECT_EQ(d.re, std::cos(12345.678));
+  EXPECT_EQ(d.im, std::sin(12345.678));
+}
+
+// The float recurrence of the kernel over 8 equally spaced channels (a float group) against
+// c_s evaluated directly in double: within 2e-6 of |c_s| (40 km baselines, 1 MHz channels,
+// Gaussians with exponents down to ~-30, whose float exponent alone costs ~1e-6, as on the
+// CPU's float path). Measured: points 1.1e-6, Gaussians 1.4e-6 at the 8th channel.
+TEST(LikelihoodCudaMath, RecurrenceStaysAccurate) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  double worst = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    SourceTerm s{};
+    s.l = 0.1 * u(rng);
+    s.m = 0.1 * u(rng);
+    s.n_minus_1 = -(s.l * s.l + s.m * s.m) / (1 + std::sqrt(1 - s.l * s.l - s.m * s.m));
+    if (trial % 2) {  // a Gaussian of ~20 arcsec: exponents down to ~-30 (float: no denormals)
+      s.a = 2e-8 * (1 + u(rng));
+      s.b = 5e-9 * u(rng);
+      s.c = 2e-8 * (1 + u(rng));
+    }
+    const double uu = 2e4 * u(rng), vv = 2e4 * u(rng), ww = 2e3 * u(rng);
+    const double f0 = 100e6 + 50e6 * (1 + u(rng)), df = 1e6;
+    const double il0 = f0 / fringe::kSpeedOfLight, dil = df / fringe::kSpeedOfLight;
+    Complex<float> c = source_coefficient_cw<float>(s, uu, vv, ww, il0);
+    Complex<float> step;
+    float ratio_m1;
+    coefficient_step<float>(s, uu, vv, ww, il0, dil, &step, &ratio_m1);
+    for (int j = 0; j < 8; ++j) {
+      const double il = (f0 + j * df) / fringe::kSpeedOfLight;
+      const Complex<double> want = source_coefficient<double>(s, uu, vv, ww, il, 0.0);
+      const double mag = std::hypot(want.re, want.im);
+      const double err = std::hypot(c.re - want.re, c.im - want.im) / mag;
+      worst = std::max(worst, err);
+      c = c * step;
+      step = advance_step(step, ratio_m1);
+    }
+  }
+  EXPECT_LT(worst, 2e-6);
+  std::printf("recurrence: worst relative error over 8 channels %.3g\n", worst);
+}
+
+TEST(LikelihoodGpu, NoGpuIsAnError) {
+  if (!fringe::cuda_devices().empty()) GTEST_SKIP() << "a GPU is present";
+  const Problem pr = make_problem(4, false);
+  EXPECT_THROW(make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double),
+               fringe::Error);
+}
+
+// --- GPU against CPU ---
+
+double peak(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+// Compares values of one kind (see the bounds at the top). cpu_f empty: double bound.
+void expect_close(const std::string& what, const std::vector<double>& gpu,
+                  const std::vector<double>& cpu, const std::vector<double>& cpu_f) {
+  ASSERT_EQ(gpu.size(), cpu.size()) << what;
+  const double pk = peak(cpu);
+  double e_cpu = 0;
+  for (std::size_t i = 0; i < cpu_f.size(); ++i)
+    e_cpu = std::max(e_cpu, std::abs(cpu_f[i] - cpu[i]));
+  int bad = 0;
+  for (std::size_t i = 0; i < gpu.size(); ++i) {
+    const double err = std::abs(gpu[i] - cpu[i]);
+    const double bound =
+        cpu_f.empty() ? kDoubleTol * std::max(std::abs(cpu[i]), 1e-4 * pk) : 10 * e_cpu + 1e-6 * pk;
+    if (!(err <= bound) && bad++ < 5) {
+      ADD_FAILURE() << what << "[" << i << "]: gpu " << gpu[i] << " cpu " << cpu[i] << " error "
+                    << err << " bound " << bound << " (cpu float error " << e_cpu << ")";
+    }
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+// Entries of parameter type p of a [source][kNumParams] gradient.
+std::vector<double> of_param(const std::vector<double>& g, int p) {
+  std::vector<double> out;
+  for (std::size_t i = p; i < g.size(); i += kNumParams) out.push_back(g[i]);
+  return out;
+}
+
+std::vector<double> flat(const std::vector<Complex<double>>& m) {
+  std::vector<double> out;
+  for (const auto& c : m) {
+    out.push_back(c.re);
+    out.push_back(c.im);
+  }
+  return out;
+}
+
+struct Result {
+  double chi2 = 0;
+  Gradient grad;
+  std::vector<Complex<double>> model;
+};
+
+Result run(LikelihoodBackend& be, const Problem& pr, bool gains) {
+  Result r;
+  const StationGains none;
+  const StationGains& g = gains ? pr.gains : none;
+  be.evaluate({&pr.params, 1}, {&g, 1}, {true, true}, &r.chi2, &r.grad);
+  r.model = be.model(pr.params, g);
+  return r;
+}
+
+// gpu vs cpu double (and cpu float for the float bound).
+void compare(const Result& gpu, const Result& cpu, const Result* cpu_f) {
+  const auto f = [&](auto get) { return cpu_f ? get(*cpu_f) : std::vector<double>{}; };
+  expect_close("chi2", {gpu.chi2}, {cpu.chi2},
+               f([](const Result& r) { return std::vector<double>{r.chi2}; }));
+  for (int p = 0; p < kNumParams; ++p) {
+    expect_close(std::string("d chi2 / d ") + param_name(Param(p)), of_param(gpu.grad.source, p),
+                 of_param(cpu.grad.source, p),
+                 f([p](const Result& r) { return of_param(r.grad.source, p); }));
+  }
+  expect_close("d chi2 / d gains", gpu.grad.gains, cpu.grad.gains,
+               f([](const Result& r) { return r.grad.gains; }));
+  expect_close("model", flat(gpu.model), flat(cpu.model),
+               f([](const Result& r) { return flat(r.model); }));
+}
+
+struct Case {
+  int pols;
+  bool jones, gains;
+  Precision precision;
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Case& c = info.param;
+  return std::string(c.pols == 4 ? "Full" : "Scalar") + (c.jones ? "Jones" : "") +
+         (c.gains ? "Gains" : "") + (c.precision == Precision::Double ? "Double" : "Float");
+}
+
+class LikelihoodGpuCase : public ::testing::TestWithParam<Case> {};
+
+// 12 stations x 3 times = 198 rows (two row tiles), 11 channels (groups of 4, 8 and 16 with a
+// partial last one), 37 sources (two source tiles), every second one Gaussian.
+TEST_P(LikelihoodGpuCase, MatchesCpu) {
+  SKIP_WITHOUT_GPU();
+  const Case c = GetParam();
+  const Problem pr = make_problem(c.pols, c.jones, 11, 12, 3, 11, 37);
+  auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, c.precision);
+  auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
+  EXPECT_STREQ(gpu->name(), "cuda");
+  const Result rg = run(*gpu, pr, c.gains), rc = run(*cpu, pr, c.gains);
+  if (c.precision == Precision::Double) {
+    compare(rg, rc, nullptr);
+  } else {
+    auto cpu_f = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Single);
+    const Result rf = run(*cpu_f, pr, c.gains);
+    compare(rg, rc, &rf);
+  }
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> out;
+  for (Precision p : {Precision::Double, Precision::Single})
+    for (int pols : {4, 1})
+      for (bool jones : {false, true})
+        for (bool gains : {false, true}) out.push_back({pols, jones, gains, p});
+  return out;
+}
+INSTANTIATE_TEST_SUITE_P(All, LikelihoodGpuCase, ::testing::ValuesIn(all_cases()), case_name);
+
+// Channels not equally spaced: each channel's c_s is evaluated directly.
+TEST(LikelihoodGpu, UnequalChannels) {
+  SKIP_WITHOUT_GPU();
+  for (int pols : {4, 1}) {
+    Problem pr = make_problem(pols, false, 13, 8, 2, 9, 10);
+    for (std::size_t c = 0; c < pr.data.num_channels; ++c) pr.data.frequency_hz[c] += 3e4 * c * c;
+    auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double);
+    auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
+    compare(run(*gpu, pr, true), run(*cpu, pr, true), nullptr);
+  }
+}
+
+// Bandwidth smearing (ObservedData.channel_bandwidth_hz): equally spaced channels (the factor of
+// a group's first channel for all its channels) and unequal ones (each channel directly), float
+// and double, with Jones and gains.
+TEST(LikelihoodGpu, BandwidthSmearing) {
+  SKIP_WITHOUT_GPU();
+  for (int pols : {4, 1}) {
+    for (bool unequal : {false, true}) {
+      Problem pr = make_problem(pols, true, 29, 9, 2, 10, 9);
+      pr.data.channel_bandwidth_hz = 5e6;
+      if (unequal) {
+        for (std::size_t c = 0; c < pr.data.num_channels; ++c)
+          pr.data.frequency_hz[c] += 2e4 * c * c;
+      }
+      SCOPED_TRACE(std::to_string(pols) + (unequal ? " products, unequal" : " products, equal"));
+      auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
+      auto cpu_f = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Single);
+      const Result rc = run(*cpu, pr, true), rf = run(*cpu_f, pr, true);
+      auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double);
+      compare(run(*gpu, pr, true), rc, nullptr);
+      auto gpu_f = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Single);
+      compare(run(*gpu_f, pr, true), rc, &rf);
+    }
+  }
+}
+
+// More row tiles than blocks (each block loops over several tiles): 60 stations x 170 times.
+TEST(LikelihoodGpu, ManyRowTilesPerBlock) {
+  SKIP_WITHOUT_GPU();
+  const Problem pr = make_problem(1, false, 17, 60, 170, 2, 3);
+  auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double);
+  auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
+  Result rg, rc;
+  gpu->evaluate({&pr.params, 1}, {&pr.gains, 1}, {true, true}, &rg.chi2, &rg.grad);
+  cpu->evaluate({&pr.params, 1}, {&pr.gains, 1}, {true, true}, &rc.chi2, &rc.grad);
+  compare(rg, rc, nullptr);
+}
+
+// K parameter sets in one call give exactly the numbers of K single calls (the blocks of a set
+// and their order do not depend on K), and the CPU's numbers; the request's parts are honoured.
+TEST(LikelihoodGpu, BatchEqualsSingleCalls) {
+  SKIP_WITHOUT_GPU();
+  for (Precision prec : {Precision::Double, Precision::Single}) {
+    const Problem pr = make_problem(4, false, 19, 10, 2, 7, 12);
+    auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, prec);
+    auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
+    constexpr int K = 5;
+    std::vector<SourceParameters> sets(K, pr.params);
+    std::vector<StationGains> gains(K, pr.gains);
+    std::mt19937_64 rng(23);
+    std::normal_distribution<double> n01(0.0, 1.0);
+    for (int k = 1; k < K; ++k) {
+      for (std::size_t s = 0; s < pr.params.size(); ++s) {
+        sets[k][Param::I][s] *= 1 + 0.1 * n01(rng);
+        sets[k][Param::Ra][s] += 1e-4 * n01(rng);
+        sets[k][Param::Major][s] *= 1.2;
+      }
+      gains[k].values[3].re += 0.05 * k;
+    }
+    gains[2] = StationGains{};  // unit gains for one set
+    std::vector<double> chi(K), chi1(K), chi_c(K);
+    std::vector<Gradient> gr(K), gr1(K), gr_c(K);
+    gpu->evaluate(sets, gains, {true, true}, chi.data(), gr.data());
+    cpu->evaluate(sets, gains, {true, true}, chi_c.data(), gr_c.data());
+    for (int k = 0; k < K; ++k) {
+      gpu->evaluate({&sets[k], 1}, {&gains[k], 1}, {true, true}, &chi1[k], &gr1[k]);
+      EXPECT_EQ(chi[k], chi1[k]) << k;
+      EXPECT_EQ(gr[k].source, gr1[k].source) << k;
+      EXPECT_EQ(gr[k].gains, gr1[k].gains) << k;
+      if (prec == Precision::Double) {
+        Result a, b;
+        a.chi2 = chi[k];
+        a.grad = gr[k];
+        b.chi2 = chi_c[k];
+        b.grad = gr_c[k];
+        compare(a, b, nullptr);
+      }
+    }
+    // Chi2 only, and each gradient part alone: the same chi2, the other part empty.
+    std::vector<double> chi0(K);
+    gpu->evaluate(sets, gains, {}, chi0.data(), nullptr);
+    EXPECT_EQ(chi0, chi);
+    Gradient only_src, only_gain;
+    double c1 = 0, c2 = 0;
+    gpu->evaluate({&sets[1], 1}, {&gains[1], 1}, {true, false}, &c1, &only_src);
+    gpu->evaluate({&sets[1], 1}, {&gains[1], 1}, {false, true}, &c2, &only_gain);
+    EXPECT_EQ(c1, chi[1]);
+    EXPECT_EQ(c2, chi[1]);
+    EXPECT_EQ(only_src.source, gr[1].source);
+    EXPECT_TRUE(only_src.gains.empty());
+    EXPECT_EQ(only_gain.gains, gr[1].gains);
+    EXPECT_TRUE(only_gain.source.empty());
+    // Repeated: bit for bit (fixed-order reductions, no atomics).
+    std::vector<double> again(K);
+    gpu->evaluate(sets, gains, {}, again.data(), nullptr);
+    EXPECT_EQ(again, chi);
+  }
+}
+
+void expect_error(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
+  } catch (const fringe::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(LikelihoodGpu, BadInputNamesTheParameter) {
+  SKIP_WITHOUT_GPU();
+  const Problem pr = make_problem(4, true);
+  auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double);
+  double chi = 0;
+  SourceParameters bad = pr.params;
+  bad[Param::Ra][2] = std::nan("");
+  expect_error([&] { gpu->evaluate({&bad, 1}, {}, {}, &chi, nullptr); }, "'ra' of source 2");
+  SourceParameters fewer = pr.params;
+  fewer.resize(pr.params.size() - 1);
+  expect_error([&] { gpu->evaluate({&fewer, 1}, {}, {}, &chi, nullptr); }, "station Jones");
+  StationGains short_gains;
+  short_gains.values.resize(3, {1, 0});
+  expect_error(
+      [&] {
+        gpu->evaluate({&pr.params, 1}, {&short_gains, 1}, {}, &chi, nullptr);
+      },
+      "station gains");
+  const StationGains two[2] = {pr.gains, pr.gains};
+  expect_error([&] { gpu->evaluate({&pr.params, 1}, two, {}, &chi, nullptr); }, "gains for 2");
+  ObservedData d = pr.data;
+  d.weight[5] = -1;
+  expect_error([&] { make_likelihood_cuda(d, pr.jones, pr.centre, Precision::Double); }, "WEIGHT");
+  expect_error([&] { make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double, 999); },
+               "999");
+}
+
+}  // namespace
