@@ -13,7 +13,6 @@ and exits with code 1 when a posterior mean is more than --max-pull standard dev
 the truth.
 """
 import argparse
-import os
 import pathlib
 import sys
 import time
@@ -40,6 +39,8 @@ def main():
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--max-pull", type=float, default=5.0)
     ap.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
+    ap.add_argument("--threads", type=int, default=0,
+                    help="CPU threads of the likelihood (0: OpenMP's default, OMP_NUM_THREADS)")
     args = ap.parse_args()
     import emcee  # Debian: python3-emcee
 
@@ -56,7 +57,7 @@ def main():
     start[:, 1] += rng.normal(0, 1.0, args.sources) / 3600
     start[:, 2] *= 1 + rng.normal(0, 0.05, args.sources)
     lik = fringe.Likelihood(str(ms), fringe.Sky.from_array(start), free=["I", "ra", "dec"],
-                            device=args.device)
+                            device=args.device, threads=args.threads)
     print(lik)
 
     # Sample x = (theta - theta_start) / scale: Jy, arcsec on the sky (emcee's stretch move is
@@ -109,5 +110,4 @@ def main():
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("OMP_NUM_THREADS", "2")
     sys.exit(main())

@@ -12,7 +12,6 @@ gradient). Writes the table to <out>/fit_sources.txt. Exit code 1 when a fitted 
 than --max-pull sigma from the truth or chi2 per degree of freedom is far from 1.
 """
 import argparse
-import os
 import pathlib
 import sys
 import time
@@ -37,6 +36,8 @@ def main():
     ap.add_argument("--max-pull", type=float, default=5.0,
                     help="largest |fitted - true| / sigma accepted")
     ap.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
+    ap.add_argument("--threads", type=int, default=0,
+                    help="CPU threads of the likelihood (0: OpenMP's default, OMP_NUM_THREADS)")
     ap.add_argument("--precision", default="double", choices=["single", "double"])
     args = ap.parse_args()
     from scipy.optimize import minimize  # Debian: python3-scipy
@@ -56,7 +57,7 @@ def main():
     start[:, 2] *= 1 + rng.normal(0, 0.2, args.sources)
 
     lik = fringe.Likelihood(str(ms), fringe.Sky.from_array(start), free=["I", "ra", "dec"],
-                            device=args.device, precision=args.precision)
+                            device=args.device, threads=args.threads, precision=args.precision)
     print(f"{lik}: {nvis} complex visibilities, {lik.num_parameters} parameters")
     # The optimiser works on x = (theta - theta_start) / scale: Jy for I, arcsec on the sky
     # for RA (scaled by 1/cos Dec) and Dec, so every variable is of order 1.
@@ -111,5 +112,4 @@ def main():
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("OMP_NUM_THREADS", "2")
     sys.exit(main())
