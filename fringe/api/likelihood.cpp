@@ -169,10 +169,10 @@ struct Likelihood::Impl {
       base_gains.values.assign(2 * num_stations, Complex<double>{1.0, 0.0});
     }
     observed = data;
-    if (options.use_gpu && options.channel_bandwidth_hz > 0.0) {
+    if (options.use_gpu && (options.channel_bandwidth_hz > 0.0 || !data.time_smearing.empty())) {
       throw Error(
-          "bandwidth smearing (channel_bandwidth_hz = " + num(options.channel_bandwidth_hz) +
-          ") is modelled on the CPU only so far: use the CPU or set it to 0");
+          "bandwidth and time smearing (channel_bandwidth_hz, time_average_sec) are modelled on "
+          "the CPU only so far: use the CPU or turn smearing off");
     }
     if (options.use_gpu) {
       const std::vector<int> gpus =
@@ -263,7 +263,8 @@ struct Likelihood::Impl {
 Likelihood::Likelihood(const std::string& ms_path, const Sky& sky_template,
                        const LikelihoodOptions& options, const Telescope* telescope)
     : impl_(std::make_unique<Impl>()) {
-  fit::MsObservation obs = fit::load_ms_observation(ms_path, options.data_column);
+  fit::MsObservation obs =
+      fit::load_ms_observation(ms_path, options.data_column, options.time_average_sec);
   fit::StationJones jones;
   if (options.station_beams) {
     if (!telescope) {
@@ -286,6 +287,11 @@ Likelihood::Likelihood(fit::ObservedData data, double phase_centre_ra, double ph
                        const Sky& sky_template, const LikelihoodOptions& options,
                        fit::StationJones jones)
     : impl_(std::make_unique<Impl>()) {
+  if (options.time_average_sec > 0.0) {
+    throw Error(
+        "time smearing (time_average_sec) from arrays: fill the rows' coefficients "
+        "(ObservedData::time_smearing, fit::time_smearing_for_rows) instead");
+  }
   if (options.station_beams) {
     throw Error(
         "station beams (station_beams) need a Measurement Set (its times); with arrays, "

@@ -35,6 +35,9 @@ struct LikelihoodOptions {
   // Bandwidth smearing of the model, sinc(pi dnu/nu (U l + V m + W (n - 1))) as the simulator's
   // (Hz; 0: off). A Measurement Set's CHAN_WIDTH is the channel spacing, not this bandwidth.
   double channel_bandwidth_hz = 0.0;
+  // Time smearing of the model as the simulator's (interferometer/time_average_sec, seconds;
+  // 0: off), from the Measurement Set's ANTENNA positions and TIME (MS input only).
+  double time_average_sec = 0.0;
   // Station beams J = E R of `telescope` at the template positions (fixed while positions
   // move), evaluated once at every time and channel of the data; needs a telescope.
   bool station_beams = false;

@@ -25,6 +25,10 @@ struct ObservedData {
   std::vector<Complex<double>> data;    // [row][channel][pol], Jy
   std::vector<double> weight;           // [row][channel][pol], >= 0, 0 where flagged
   double channel_bandwidth_hz = 0.0;    // bandwidth smearing of the model (0: off), Hz
+  // Time smearing of the model (empty: off): [row][3] = (du, dv, dw) of
+  // predict::time_smearing_coefficients for the row's baseline at 1 / lambda = 1 / m, so that
+  // s_t = sinc((du l + dv m + dw (n - 1)) f / c) (time_smearing_for_rows, fit_ms.h).
+  std::vector<double> time_smearing;
 
   std::size_t num_values() const { return num_rows * num_channels * std::size_t(num_pols); }
   // Throws fringe::Error naming the field (sizes, antenna indices, non-finite values,

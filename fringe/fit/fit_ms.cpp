@@ -5,13 +5,34 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fringe/astro/time.h"
 #include "fringe/core/error.h"
 #include "fringe/io/ms/ms_column_writer.h"
 #include "fringe/io/ms/ms_reader.h"
+#include "fringe/predict/predict_math.h"
 
 namespace fringe::fit {
 
-MsObservation load_ms_observation(const std::string& ms_path, const std::string& column) {
+std::vector<double> time_smearing_for_rows(const std::vector<std::array<double, 3>>& station_ecef_m,
+                                           const std::vector<int>& antenna1,
+                                           const std::vector<int>& antenna2,
+                                           const std::vector<double>& time_mjd_utc,
+                                           PhaseCentre centre, double time_average_sec) {
+  std::vector<double> out;
+  out.reserve(3 * antenna1.size());
+  for (std::size_t r = 0; r < antenna1.size(); ++r) {
+    const auto& p = station_ecef_m.at(std::size_t(antenna1[r]));
+    const auto& q = station_ecef_m.at(std::size_t(antenna2[r]));
+    const double ha0 = astro::gast_rad(time_mjd_utc[r]) - centre.ra;
+    const predict::TimeSmearingCoefficients c = predict::time_smearing_coefficients(
+        p[0] - q[0], p[1] - q[1], ha0, centre.dec, time_average_sec, 1.0);
+    out.insert(out.end(), {c.du, c.dv, c.dw});
+  }
+  return out;
+}
+
+MsObservation load_ms_observation(const std::string& ms_path, const std::string& column,
+                                  double time_average_sec) {
   const io::MsReader ms(ms_path);
   for (const std::string& name : {column, std::string("WEIGHT"), std::string("FLAG"),
                                   std::string("UVW"), std::string("TIME")}) {
@@ -71,6 +92,12 @@ MsObservation load_ms_observation(const std::string& ms_path, const std::string&
   }
   d.num_rows = d.antenna1.size();
   for (double& t : out.times_mjd_utc) t /= 86400.0;  // TIME is MJD(UTC) in seconds
+  if (time_average_sec > 0.0) {
+    std::vector<double> row_mjd;
+    for (int t : d.time_index) row_mjd.push_back(out.times_mjd_utc[std::size_t(t)]);
+    d.time_smearing = time_smearing_for_rows(ms.station_positions_ecef_m(), d.antenna1, d.antenna2,
+                                             row_mjd, out.centre, time_average_sec);
+  }
   if (d.num_rows == 0) {
     throw Error(ms_path + ": the Measurement Set has no cross-correlation rows to fit");
   }

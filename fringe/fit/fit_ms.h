@@ -5,6 +5,7 @@
 // file order; auto-correlations are left out.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,19 @@ void write_ms_column(const std::string& ms_path, const MsObservation& layout,
 // Throws fringe::Error naming the path and the column: not a Measurement Set, no such data
 // column, no WEIGHT column, a correlation layout other than 1 or 4 products, no
 // cross-correlations.
-MsObservation load_ms_observation(const std::string& ms_path, const std::string& column = "DATA");
+// time_average_sec > 0 also fills data.time_smearing (time_smearing_for_rows) from the
+// ANTENNA positions, the rows' TIME (dump centres) and the FIELD phase centre.
+MsObservation load_ms_observation(const std::string& ms_path, const std::string& column = "DATA",
+                                  double time_average_sec = 0.0);
+
+// The time-smearing coefficients of each row ([row][3], ObservedData::time_smearing): OSKAR's
+// analytic Earth-rotation smearing (predict::time_smearing_coefficients) of the baseline
+// (x_p - x_q, y_p - y_q) in ECEF metres, at GAST of the row's time (MJD(UTC) days, used as UT1)
+// about the phase centre, for dumps of time_average_sec seconds, at 1 / lambda = 1 / m.
+std::vector<double> time_smearing_for_rows(const std::vector<std::array<double, 3>>& station_ecef_m,
+                                           const std::vector<int>& antenna1,
+                                           const std::vector<int>& antenna2,
+                                           const std::vector<double>& time_mjd_utc,
+                                           PhaseCentre centre, double time_average_sec);
 
 }  // namespace fringe::fit

@@ -26,10 +26,10 @@ Complex<T> to_t(Complex<double> v) {
 
 template <typename T>
 class LikelihoodCpu final : public LikelihoodBackend {
-  // Per-thread scratch of bandwidth smearing: c_s without it, (s, ds/dphi) per source.
+  // Per-thread scratch of smearing: c_s without it and the factor with its derivatives.
   struct Smear {
     std::vector<Complex<T>> coef0;
-    std::vector<T> factor;
+    std::vector<SmearingFactor> factor;
   };
 
  public:
@@ -47,6 +47,7 @@ class LikelihoodCpu final : public LikelihoodBackend {
     uvw_ = std::move(data.uvw);
     freq_ = std::move(data.frequency_hz);
     bandwidth_ = data.channel_bandwidth_hz;
+    time_smearing_ = std::move(data.time_smearing);
     vis_.resize(data.data.size());
     wgt_.resize(data.weight.size());
     for (std::size_t i = 0; i < vis_.size(); ++i) {
@@ -114,9 +115,9 @@ class LikelihoodCpu final : public LikelihoodBackend {
       std::vector<Complex<T>> coef(ns);
       // With bandwidth smearing: c_s without it and (s, ds/dphi) per source (the gradient).
       Smear smear;
-      if (bandwidth_ > 0.0) {
+      if (bandwidth_ > 0.0 || !time_smearing_.empty()) {
         smear.coef0.resize(ns);
-        smear.factor.resize(2 * ns);
+        smear.factor.resize(ns);
       }
       double chi = 0.0;
 #pragma omp for schedule(static)
@@ -171,15 +172,13 @@ class LikelihoodCpu final : public LikelihoodBackend {
       }
       const bool smeared = !smear.coef0.empty();
       if (smeared) {
-        const double scale = predict::bandwidth_smearing_scale(bandwidth_, freq_[c]);
+        const double scale =
+            bandwidth_ > 0.0 ? predict::bandwidth_smearing_scale(bandwidth_, freq_[c]) : 0.0;
+        const double* tc = time_smearing_.empty() ? nullptr : &time_smearing_[3 * r];
         for (std::size_t s = 0; s < ns; ++s) {
-          const SourceTerm& t = terms[s];
-          const SmearingFactor f = bandwidth_smearing(
-              predict::station_phase(uu, vv, ww, t.l, t.m, t.n_minus_1, inv_lambda), scale);
+          smear.factor[s] = smearing_factor(terms[s], uu, vv, ww, inv_lambda, scale, tc);
           smear.coef0[s] = coef[s];
-          smear.factor[2 * s] = T(f.s);
-          smear.factor[2 * s + 1] = T(f.ds_dphase);
-          coef[s] = coef[s] * T(f.s);
+          coef[s] = coef[s] * T(smear.factor[s].s);
         }
       }
       if (pols_ == 4) {
@@ -227,9 +226,8 @@ class LikelihoodCpu final : public LikelihoodBackend {
             }
             if (smeared) {
               add_source_gradient_smeared<T, double>(
-                  gi + s * kNumInter, terms[s], ys, smear.coef0[s], smear.factor[2 * s],
-                  smear.factor[2 * s + 1], uu, vv, ww, inv_lambda,
-                  log_frequency_ratio(terms[s], ln_f));
+                  gi + s * kNumInter, terms[s], ys, smear.coef0[s], smear.factor[s], uu, vv, ww,
+                  inv_lambda, log_frequency_ratio(terms[s], ln_f));
             } else {
               add_source_gradient<T, double>(gi + s * kNumInter, terms[s], ys, coef[s], uu, vv, ww,
                                              inv_lambda, log_frequency_ratio(terms[s], ln_f));
@@ -267,9 +265,8 @@ class LikelihoodCpu final : public LikelihoodBackend {
             }
             if (smeared) {
               add_source_gradient_scalar_smeared<T, double>(
-                  gi + s * kNumInter, terms[s], ys, smear.coef0[s], smear.factor[2 * s],
-                  smear.factor[2 * s + 1], uu, vv, ww, inv_lambda,
-                  log_frequency_ratio(terms[s], ln_f));
+                  gi + s * kNumInter, terms[s], ys, smear.coef0[s], smear.factor[s], uu, vv, ww,
+                  inv_lambda, log_frequency_ratio(terms[s], ln_f));
             } else {
               add_source_gradient_scalar<T, double>(gi + s * kNumInter, terms[s], ys, coef[s], uu,
                                                     vv, ww, inv_lambda,
@@ -288,7 +285,8 @@ class LikelihoodCpu final : public LikelihoodBackend {
   int pols_ = 4;
   std::vector<int> a1_, a2_, tidx_;
   std::vector<double> uvw_, freq_;
-  double bandwidth_ = 0.0;  // Hz, bandwidth smearing (0: off)
+  double bandwidth_ = 0.0;             // Hz, bandwidth smearing (0: off)
+  std::vector<double> time_smearing_;  // [row][3] (empty: off)
   std::vector<Complex<T>> vis_;
   std::vector<T> wgt_;
   std::size_t jones_sources_ = 0;

@@ -17,7 +17,8 @@
 //   dV = 2 Re i c (Ys_b - Ys_c)*,  dalpha = 2 Re z ln(f/f0),
 //   dl = -2 Im z d phi/dl,  d phi/dl = 2 pi f / c0 (U - W l / n)  (likewise m),
 //   da = -2 Re z U^2,  db = -4 Re z U V,  dc = -2 Re z V^2  (U, V in wavelengths).
-// Bandwidth smearing multiplies c_s by s = sinc(phi dnu / (2 nu)) (bandwidth_smearing).
+// Smearing multiplies c_s by the real factor of smearing_factor (bandwidth and time, as the
+// simulator's).
 // The chain rule from (l, m, a, b, c) to (ra, dec, major, minor, pa) is applied per source on
 // the host (chain_to_parameters).
 #pragma once
@@ -70,35 +71,64 @@ FRINGE_HD_INLINE Complex<T> inner_with_brightness(const Jones<T>& y, T i, T q, T
   return conj(y.a) * (i + q) + conj(y.d) * (i - q) + bu * u + Complex<T>{-bv.im, bv.re} * v;
 }
 
-// Bandwidth smearing of one source term (predict_math.h): s = sinc(x), x = phi dnu / (2 nu), and
-// ds / dphi = sinc'(x) dnu / (2 nu), sinc'(x) = (cos x - sinc x) / x (its Taylor series
-// -x/3 + x^3/30 - x^5/840 + x^7/45360 below predict::kSincSeriesLimit).
-struct SmearingFactor {
-  double s, ds_dphase;
+// sinc x and its derivative sinc'(x) = (cos x - sinc x) / x (below predict::kSincSeriesLimit
+// the series of both: sinc'(x) = -x/3 + x^3/30 - x^5/840 + x^7/45360).
+struct SincValue {
+  double s, ds_dx;
 };
-FRINGE_HD_INLINE SmearingFactor bandwidth_smearing(double phase, double scale) {
+FRINGE_HD_INLINE SincValue sinc_and_derivative(double x) {
   using std::cos;
-  const double x = phase * scale;
   const double s = predict::sinc(x);
-  double d;
   if (x < predict::kSincSeriesLimit && x > -predict::kSincSeriesLimit) {
     const double x2 = x * x;
-    d = x * (-1.0 / 3.0 + x2 * (1.0 / 30.0 + x2 * (-1.0 / 840.0 + x2 * (1.0 / 45360.0))));
-  } else {
-    d = (cos(x) - s) / x;
+    return {s, x * (-1.0 / 3.0 + x2 * (1.0 / 30.0 + x2 * (-1.0 / 840.0 + x2 * (1.0 / 45360.0))))};
   }
-  return {s, d * scale};
+  return {s, (cos(x) - s) / x};
+}
+
+// The smearing factor of one source term and its derivatives by l and m (n = sqrt(1 - l^2 -
+// m^2) moving with them): bandwidth smearing sinc(phi dnu / (2 nu)) (predict_math.h) times
+// time smearing sinc((du l + dv m + dw (n - 1)) / lambda), (du, dv, dw) the row's coefficients
+// of predict::time_smearing_coefficients at 1 / lambda = 1 / m (ObservedData::time_smearing).
+struct SmearingFactor {
+  double s, ds_dl, ds_dm;
+};
+// bw_scale = dnu / (2 nu) (0: no bandwidth smearing); tc = nullptr: no time smearing.
+FRINGE_HD_INLINE SmearingFactor smearing_factor(const SourceTerm& t, double uu, double vv,
+                                                double ww, double inv_lambda, double bw_scale,
+                                                const double* tc) {
+  const double n = 1.0 + t.n_minus_1;
+  const double k = kTwoPi * inv_lambda;
+  double s = 1.0, ds_dl = 0.0, ds_dm = 0.0;
+  if (bw_scale > 0.0) {
+    const double phase = predict::station_phase(uu, vv, ww, t.l, t.m, t.n_minus_1, inv_lambda);
+    const SincValue b = sinc_and_derivative(phase * bw_scale);
+    s = b.s;
+    ds_dl = b.ds_dx * bw_scale * k * (uu - ww * t.l / n);
+    ds_dm = b.ds_dx * bw_scale * k * (vv - ww * t.m / n);
+  }
+  if (tc) {
+    const double x = inv_lambda * (tc[0] * t.l + tc[1] * t.m + tc[2] * t.n_minus_1);
+    const SincValue v = sinc_and_derivative(x);
+    const double dx_dl = inv_lambda * (tc[0] - tc[2] * t.l / n);
+    const double dx_dm = inv_lambda * (tc[1] - tc[2] * t.m / n);
+    ds_dl = ds_dl * v.s + s * v.ds_dx * dx_dl;
+    ds_dm = ds_dm * v.s + s * v.ds_dx * dx_dm;
+    s *= v.s;
+  }
+  return {s, ds_dl, ds_dm};
 }
 
 // Adds one source's d chi2 / d (intermediate quantities) for one visibility into g[kNumInter].
-// ys = J_p^H Y J_q (Y itself without Jones), coef0 = c_s without smearing, smear and
-// dsmear_dphase its bandwidth-smearing factor and that factor's derivative by the phase (1 and
-// 0 without smearing), (uu, vv, ww) metres. With smearing, d c / d l = c0 (i s + s') dphi/dl.
+// ys = J_p^H Y J_q (Y itself without Jones), coef0 = c_s without smearing, sm its smearing
+// factor ({1, 0, 0} without), (uu, vv, ww) metres. With smearing,
+// d c / d l = c0 (i s dphi/dl + ds/dl).
 template <typename T, typename Acc>
 FRINGE_HD_INLINE void add_source_gradient_smeared(Acc* g, const SourceTerm& s, const Jones<T>& ys,
-                                                  Complex<T> coef0, T smear, T dsmear_dphase,
+                                                  Complex<T> coef0, const SmearingFactor& sm,
                                                   double uu, double vv, double ww,
                                                   double inv_lambda, double ln_ratio) {
+  const T smear = T(sm.s);
   const Complex<T> coef = coef0 * smear;
   const Complex<T> z0 = coef0 * inner_with_brightness(ys, T(s.i), T(s.q), T(s.u), T(s.v));
   const Complex<T> z = z0 * smear;
@@ -111,12 +141,11 @@ FRINGE_HD_INLINE void add_source_gradient_smeared(Acc* g, const SourceTerm& s, c
   g[kU] += Acc(2) * Acc(pu.re);
   g[kV] += Acc(-2) * Acc(pv.im);
   g[kAlpha] += Acc(2) * Acc(z.re) * Acc(ln_ratio);
-  // 2 Re[z0 (i s + s')] = 2 (s' Re z0 - s Im z0), times d phi / d l (or m).
-  const Acc dphi = Acc(2) * (Acc(dsmear_dphase) * Acc(z0.re) - Acc(smear) * Acc(z0.im));
+  // 2 Re[z0 (i s dphi/dl + ds/dl)] = 2 (ds/dl Re z0 - s dphi/dl Im z0).
   const double k = kTwoPi * inv_lambda;
   const double n = 1.0 + s.n_minus_1;
-  g[kL] += dphi * Acc(k * (uu - ww * s.l / n));
-  g[kM] += dphi * Acc(k * (vv - ww * s.m / n));
+  g[kL] += Acc(2) * (Acc(sm.ds_dl) * Acc(z0.re) - Acc(z.im) * Acc(k * (uu - ww * s.l / n)));
+  g[kM] += Acc(2) * (Acc(sm.ds_dm) * Acc(z0.re) - Acc(z.im) * Acc(k * (vv - ww * s.m / n)));
   const double ul = uu * inv_lambda, vl = vv * inv_lambda;
   g[kA] += Acc(-2) * Acc(z.re) * Acc(ul * ul);
   g[kB] += Acc(-4) * Acc(z.re) * Acc(ul * vl);
@@ -128,26 +157,27 @@ template <typename T, typename Acc>
 FRINGE_HD_INLINE void add_source_gradient(Acc* g, const SourceTerm& s, const Jones<T>& ys,
                                           Complex<T> coef, double uu, double vv, double ww,
                                           double inv_lambda, double ln_ratio) {
-  add_source_gradient_smeared<T, Acc>(g, s, ys, coef, T(1), T(0), uu, vv, ww, inv_lambda, ln_ratio);
+  add_source_gradient_smeared<T, Acc>(g, s, ys, coef, SmearingFactor{1.0, 0.0, 0.0}, uu, vv, ww,
+                                      inv_lambda, ln_ratio);
 }
 
 // The same for one product (Stokes I model): ys = conj(J_p) Y J_q, z = c conj(ys) I.
 template <typename T, typename Acc>
 FRINGE_HD_INLINE void add_source_gradient_scalar_smeared(Acc* g, const SourceTerm& s, Complex<T> ys,
-                                                         Complex<T> coef0, T smear, T dsmear_dphase,
+                                                         Complex<T> coef0, const SmearingFactor& sm,
                                                          double uu, double vv, double ww,
                                                          double inv_lambda, double ln_ratio) {
+  const T smear = T(sm.s);
   const Complex<T> p0 = coef0 * conj(ys);
   const Complex<T> pi = p0 * smear;
   const Complex<T> z0 = p0 * T(s.i);
   const Complex<T> z = z0 * smear;
   g[kI] += Acc(2) * Acc(pi.re);
   g[kAlpha] += Acc(2) * Acc(z.re) * Acc(ln_ratio);
-  const Acc dphi = Acc(2) * (Acc(dsmear_dphase) * Acc(z0.re) - Acc(smear) * Acc(z0.im));
   const double k = kTwoPi * inv_lambda;
   const double n = 1.0 + s.n_minus_1;
-  g[kL] += dphi * Acc(k * (uu - ww * s.l / n));
-  g[kM] += dphi * Acc(k * (vv - ww * s.m / n));
+  g[kL] += Acc(2) * (Acc(sm.ds_dl) * Acc(z0.re) - Acc(z.im) * Acc(k * (uu - ww * s.l / n)));
+  g[kM] += Acc(2) * (Acc(sm.ds_dm) * Acc(z0.re) - Acc(z.im) * Acc(k * (vv - ww * s.m / n)));
   const double ul = uu * inv_lambda, vl = vv * inv_lambda;
   g[kA] += Acc(-2) * Acc(z.re) * Acc(ul * ul);
   g[kB] += Acc(-4) * Acc(z.re) * Acc(ul * vl);
@@ -158,8 +188,8 @@ template <typename T, typename Acc>
 FRINGE_HD_INLINE void add_source_gradient_scalar(Acc* g, const SourceTerm& s, Complex<T> ys,
                                                  Complex<T> coef, double uu, double vv, double ww,
                                                  double inv_lambda, double ln_ratio) {
-  add_source_gradient_scalar_smeared<T, Acc>(g, s, ys, coef, T(1), T(0), uu, vv, ww, inv_lambda,
-                                             ln_ratio);
+  add_source_gradient_scalar_smeared<T, Acc>(g, s, ys, coef, SmearingFactor{1.0, 0.0, 0.0}, uu, vv,
+                                             ww, inv_lambda, ln_ratio);
 }
 
 // Gains: with M = G_p S G_q^H and R = w (M - D),

@@ -94,6 +94,7 @@ ObservedData select_rows(const ObservedData& data, std::size_t first, std::size_
   out.antenna2 = copy(data.antenna2, 1);
   out.time_index = copy(data.time_index, 1);
   out.uvw = copy(data.uvw, 3);
+  if (!data.time_smearing.empty()) out.time_smearing = copy(data.time_smearing, 3);
   out.data = copy(data.data, per);
   out.weight = copy(data.weight, per);
   return out;

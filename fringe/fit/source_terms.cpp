@@ -84,6 +84,12 @@ void ObservedData::validate() const {
     throw Error("channel bandwidth " + num(channel_bandwidth_hz) +
                 " Hz: expected >= 0 (0 = no bandwidth smearing)");
   }
+  if (!time_smearing.empty()) {
+    check_size(time_smearing.size(), 3 * num_rows, "the time-smearing coefficients");
+    for (double v : time_smearing) {
+      if (!std::isfinite(v)) throw Error("a time-smearing coefficient is not finite");
+    }
+  }
   for (std::size_t c = 0; c < num_channels; ++c) {
     if (!(frequency_hz[c] > 0.0) || !std::isfinite(frequency_hz[c])) {
       throw Error("channel " + std::to_string(c) + " frequency = " + num(frequency_hz[c]) +

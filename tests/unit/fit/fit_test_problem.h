@@ -138,6 +138,11 @@ inline M2 reference_model(const Problem& pr, const fringe::fit::SourceParameters
       const double x = pi * d.channel_bandwidth_hz / f * (ul * l + vl * m + ww * f / c0 * (n - 1));
       smear = x == 0 ? 1.0 : std::sin(x) / x;
     }
+    if (!d.time_smearing.empty()) {
+      const double* tc = &d.time_smearing[3 * r];
+      const double x = f / c0 * (tc[0] * l + tc[1] * m + tc[2] * (n - 1));
+      smear *= x == 0 ? 1.0 : std::sin(x) / x;
+    }
     const cd coef = std::polar(taper * scale * smear, phase);
     const double I = p[Param::I][s], Q = p[Param::Q][s], U = p[Param::U][s], V = p[Param::V][s];
     M2 b = {cd(I + Q), cd(U, V), cd(U, -V), cd(I - Q)};

@@ -38,11 +38,19 @@ struct Case {
   int pols;
   bool jones;
   double bandwidth_hz = 0.0;  // bandwidth smearing
+  bool time_smearing = false;
 };
 class LikelihoodCase : public ::testing::TestWithParam<Case> {
  protected:
   Problem with_bandwidth(Problem pr) {
     pr.data.channel_bandwidth_hz = GetParam().bandwidth_hz;
+    if (GetParam().time_smearing) {
+      // Coefficients ~300 m: arguments up to a few rad at 0.02 rad from the centre.
+      std::mt19937_64 rng(99);
+      std::normal_distribution<double> g(0.0, 300.0);
+      for (std::size_t i = 0; i < 3 * pr.data.num_rows; ++i)
+        pr.data.time_smearing.push_back(g(rng));
+    }
     return pr;
   }
 };
@@ -167,11 +175,13 @@ INSTANTIATE_TEST_SUITE_P(Modes, LikelihoodCase,
                          // 5 MHz channels at 100 MHz on 4 km baselines 0.02 rad out: sinc
                          // arguments up to ~4 rad (both branches of the sinc).
                          ::testing::Values(Case{4, false}, Case{4, true}, Case{1, false},
-                                           Case{1, true}, Case{4, true, 5e6}, Case{1, false, 5e6}),
+                                           Case{1, true}, Case{4, true, 5e6}, Case{1, false, 5e6},
+                                           Case{4, false, 0.0, true}, Case{1, true, 5e6, true}),
                          [](const auto& info) {
                            return std::string(info.param.pols == 4 ? "Full" : "Scalar") +
                                   (info.param.jones ? "Jones" : "NoJones") +
-                                  (info.param.bandwidth_hz > 0 ? "Smeared" : "");
+                                  (info.param.bandwidth_hz > 0 ? "Bandwidth" : "") +
+                                  (info.param.time_smearing ? "Time" : "");
                          });
 
 // The model of point sources without Jones equals the simulator's direct predict
