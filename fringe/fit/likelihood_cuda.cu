@@ -109,6 +109,11 @@ class LikelihoodCuda final : public LikelihoodBackend {
     d_lnf_.upload(lnf.data(), channels_, stream_);
     d_freq_.upload(data.frequency_hz.data(), channels_, stream_);
     bandwidth_ = data.channel_bandwidth_hz;
+    if (!data.time_smearing.empty()) {
+      d_time_smearing_.upload(data.time_smearing.data(), data.time_smearing.size(), stream_);
+      FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      has_time_smearing_ = true;
+    }
     uniform_ = equally_spaced(data.frequency_hz);
     if (uniform_) {
       d_inv_lambda_ = (data.frequency_hz[channels_ - 1] - data.frequency_hz[0]) /
@@ -267,6 +272,7 @@ class LikelihoodCuda final : public LikelihoodBackend {
     a.ln_f = d_lnf_.data();
     a.freq = d_freq_.data();
     a.bandwidth = bandwidth_;
+    a.time_smearing = has_time_smearing_ ? d_time_smearing_.data() : nullptr;
     a.vis = d_vis_.data();
     a.wgt = d_wgt_.data();
     a.jones4 = has_jones_ && pols_ == 4 ? d_jones4_.data() : nullptr;
@@ -398,8 +404,9 @@ class LikelihoodCuda final : public LikelihoodBackend {
   bool has_jones_ = false, uniform_ = false;
   double d_inv_lambda_ = 0.0;
   double bandwidth_ = 0.0;  // Hz, bandwidth smearing (0: off)
+  bool has_time_smearing_ = false;
 
-  GpuBuffer<double> d_u_, d_v_, d_w_, d_il_, d_lnf_, d_freq_;
+  GpuBuffer<double> d_u_, d_v_, d_w_, d_il_, d_lnf_, d_freq_, d_time_smearing_;
   GpuBuffer<int> d_a1_, d_a2_, d_tidx_, d_offsets_, d_entries_;
   GpuBuffer<Complex<T>> d_vis_, d_jones1_, d_gains_, d_model_;
   GpuBuffer<T> d_wgt_;

@@ -50,6 +50,7 @@ struct KernelArgs {
   const double *inv_lambda, *ln_f;  // [channel]: f / c0 (1/m), ln(f / Hz)
   const double* freq;               // [channel], Hz
   double bandwidth;                 // channel bandwidth (Hz) of bandwidth smearing, 0: off
+  const double* time_smearing;      // [row][3] (ObservedData::time_smearing) or null: off
   const Complex<T>* vis;
   const T* wgt;
   const Jones<T>* jones4;    // [time][channel][station][source] or null
@@ -140,31 +141,30 @@ __device__ void stage_tile(Shared<T, Full>& sh, const SourceTerm* terms, int num
   }
 }
 
-// Bandwidth smearing of source s at channel j of the group (likelihood_math.h). Its argument
-// x = phi dnu / (2 nu) = pi D dnu / c0 does not depend on the channel, so with equally spaced
-// channels the factor of the group's first channel serves the whole group (and its derivative
-// by the phase scales as 1 / nu).
+// The smearing factor (likelihood_math.h, smearing_factor) of source s at channel j of the
+// group, evaluated directly for every channel (time smearing's argument grows with the
+// frequency; smearing is an option outside the recurrence's fast path).
 template <typename T, bool Full>
 __device__ __forceinline__ SmearingFactor smearing_at(const SourceTerm& s, double uu, double vv,
                                                       double ww, const Shared<T, Full>& sh, int j,
-                                                      double bandwidth) {
-  return bandwidth_smearing(
-      predict::station_phase(uu, vv, ww, s.l, s.m, s.n_minus_1, sh.inv_lambda[j]),
-      predict::bandwidth_smearing_scale(bandwidth, sh.freq[j]));
+                                                      const KernelArgs<T>& a, const double* tc) {
+  const double scale =
+      a.bandwidth > 0.0 ? predict::bandwidth_smearing_scale(a.bandwidth, sh.freq[j]) : 0.0;
+  return smearing_factor(s, uu, vv, ww, sh.inv_lambda[j], scale, tc);
 }
 
-// One source's forward contribution to the group's accumulators.
+// One source's forward contribution to the group's accumulators. tc: the row's time-smearing
+// coefficients or null.
 template <typename T, bool Full, bool HasJones, bool Uniform>
 __device__ __forceinline__ void forward_source(typename Acc<T, Full>::type* acc,
                                                const Shared<T, Full>& sh, int si, int nj, double uu,
                                                double vv, double ww, const KernelArgs<T>& a,
                                                std::size_t jbase_p, std::size_t jbase_q,
-                                               std::size_t jstride) {
+                                               std::size_t jstride, const double* tc) {
   constexpr int G = group_size<T, Full>();
   const SourceTerm& s = sh.terms[si];
-  const bool smeared = a.bandwidth > 0.0;
+  const bool smeared = a.bandwidth > 0.0 || tc != nullptr;
   Complex<T> c = source_coefficient_cw<T>(s, uu, vv, ww, sh.inv_lambda[0]);
-  if (smeared) c = c * T(smearing_at(s, uu, vv, ww, sh, 0, a.bandwidth).s);
   Complex<T> step{T(1), T(0)};
   T ratio_m1 = T(0);
   if constexpr (Uniform) {
@@ -174,22 +174,22 @@ __device__ __forceinline__ void forward_source(typename Acc<T, Full>::type* acc,
   for (int j = 0; j < G; ++j) {
     if (j < nj) {
       if constexpr (!Uniform) {
-        if (j > 0) {
-          c = source_coefficient_cw<T>(s, uu, vv, ww, sh.inv_lambda[j]);
-          if (smeared) c = c * T(smearing_at(s, uu, vv, ww, sh, j, a.bandwidth).s);
-        }
+        if (j > 0) c = source_coefficient_cw<T>(s, uu, vv, ww, sh.inv_lambda[j]);
       }
+      // c stays without smearing (the recurrence); cs = c s_j.
+      Complex<T> cs = c;
+      if (smeared) cs = c * T(smearing_at(s, uu, vv, ww, sh, j, a, tc).s);
       if constexpr (!HasJones) {
         if constexpr (Full) {
-          acc[j].a += c * sh.stokes[j][si][0];
-          acc[j].d += c * sh.stokes[j][si][1];
-          acc[j].b += c * sh.stokes[j][si][2];
-          acc[j].c += c * sh.stokes[j][si][3];
+          acc[j].a += cs * sh.stokes[j][si][0];
+          acc[j].d += cs * sh.stokes[j][si][1];
+          acc[j].b += cs * sh.stokes[j][si][2];
+          acc[j].c += cs * sh.stokes[j][si][3];
         } else {
-          acc[j] += c * sh.stokes[j][si][0];
+          acc[j] += cs * sh.stokes[j][si][0];
         }
       } else {
-        const Complex<T> coef = c * sh.spec[j][si];
+        const Complex<T> coef = cs * sh.spec[j][si];
         const std::size_t off = std::size_t(j) * jstride;
         if constexpr (Full) {
           const Jones<T> jp = a.jones4[jbase_p + off], jq = a.jones4[jbase_q + off];
@@ -214,14 +214,13 @@ __device__ __forceinline__ void gradient_source(T* g, const typename Acc<T, Full
                                                 const Shared<T, Full>& sh, int si, int nj,
                                                 double uu, double vv, double ww,
                                                 const KernelArgs<T>& a, std::size_t jbase_p,
-                                                std::size_t jbase_q, std::size_t jstride) {
+                                                std::size_t jbase_q, std::size_t jstride,
+                                                const double* tc) {
   constexpr int G = group_size<T, Full>();
   const SourceTerm& s = sh.terms[si];
-  const bool smeared = a.bandwidth > 0.0;
-  // c without smearing (coef0 of add_source_gradient_smeared), the factor and ds / dphase.
+  const bool smeared = a.bandwidth > 0.0 || tc != nullptr;
+  // c without smearing (coef0 of add_source_gradient_smeared).
   Complex<T> c = source_coefficient_cw<T>(s, uu, vv, ww, sh.inv_lambda[0]);
-  SmearingFactor sm{1.0, 0.0};
-  if (smeared) sm = smearing_at(s, uu, vv, ww, sh, 0, a.bandwidth);
   Complex<T> step{T(1), T(0)};
   T ratio_m1 = T(0);
   if constexpr (Uniform) {
@@ -230,19 +229,11 @@ __device__ __forceinline__ void gradient_source(T* g, const typename Acc<T, Full
 #pragma unroll
   for (int j = 0; j < G; ++j) {
     if (j < nj) {
-      T smear = T(sm.s), dsmear = T(sm.ds_dphase);
       if constexpr (!Uniform) {
-        if (j > 0) {
-          c = source_coefficient_cw<T>(s, uu, vv, ww, sh.inv_lambda[j]);
-          if (smeared) {
-            const SmearingFactor f = smearing_at(s, uu, vv, ww, sh, j, a.bandwidth);
-            smear = T(f.s);
-            dsmear = T(f.ds_dphase);
-          }
-        }
-      } else {
-        if (smeared && j > 0) dsmear = T(sm.ds_dphase * (sh.freq[0] / sh.freq[j]));
+        if (j > 0) c = source_coefficient_cw<T>(s, uu, vv, ww, sh.inv_lambda[j]);
       }
+      SmearingFactor sm{1.0, 0.0, 0.0};
+      if (smeared) sm = smearing_at(s, uu, vv, ww, sh, j, a, tc);
       const Complex<T> coef = c * sh.spec[j][si];
       const double il = sh.inv_lambda[j];
       const double ln_ratio = log_frequency_ratio(s, sh.ln_f[j]);
@@ -252,15 +243,14 @@ __device__ __forceinline__ void gradient_source(T* g, const typename Acc<T, Full
           const std::size_t off = std::size_t(j) * jstride;
           ys = jones_h(a.jones4[jbase_p + off]) * y[j] * a.jones4[jbase_q + off];
         }
-        add_source_gradient_smeared<T, T>(g, s, ys, coef, smear, dsmear, uu, vv, ww, il, ln_ratio);
+        add_source_gradient_smeared<T, T>(g, s, ys, coef, sm, uu, vv, ww, il, ln_ratio);
       } else {
         Complex<T> ys = y[j];
         if constexpr (HasJones) {
           const std::size_t off = std::size_t(j) * jstride;
           ys = conj(a.jones1[jbase_p + off]) * y[j] * a.jones1[jbase_q + off];
         }
-        add_source_gradient_scalar_smeared<T, T>(g, s, ys, coef, smear, dsmear, uu, vv, ww, il,
-                                                 ln_ratio);
+        add_source_gradient_scalar_smeared<T, T>(g, s, ys, coef, sm, uu, vv, ww, il, ln_ratio);
       }
       if constexpr (Uniform) {
         c = c * step;
@@ -299,6 +289,7 @@ __global__ void __launch_bounds__(kThreads) likelihood_kernel(KernelArgs<T> a) {
     const int r = valid ? row_raw : a.rows - 1;  // idle threads compute a copy, weight 0
     const int p = a.a1[r], q = a.a2[r];
     const double uu = a.u[r], vv = a.v[r], ww = a.w[r];
+    const double* tc = a.time_smearing ? a.time_smearing + 3 * std::size_t(r) : nullptr;
     Complex<T> gpx{T(1), T(0)}, gpy{T(1), T(0)}, gqx{T(1), T(0)}, gqy{T(1), T(0)};
     if (gains) {
       gpx = gains[2 * p];
@@ -329,8 +320,8 @@ __global__ void __launch_bounds__(kThreads) likelihood_kernel(KernelArgs<T> a) {
         const int ns = min(kTileSources, nsrc - tile * kTileSources);
         const std::size_t so = std::size_t(tile) * kTileSources;
         for (int si = 0; si < ns; ++si) {
-          forward_source<T, Full, HasJones, Uniform>(acc, sh, si, nj, uu, vv, ww, a,
-                                                     jbase_p + so + si, jbase_q + so + si, jstride);
+          forward_source<T, Full, HasJones, Uniform>(
+              acc, sh, si, nj, uu, vv, ww, a, jbase_p + so + si, jbase_q + so + si, jstride, tc);
         }
       }
 
@@ -403,8 +394,9 @@ __global__ void __launch_bounds__(kThreads) likelihood_kernel(KernelArgs<T> a) {
               T g[kNumInter];
 #pragma unroll
               for (int i = 0; i < kNumInter; ++i) g[i] = T(0);
-              gradient_source<T, Full, HasJones, Uniform>(
-                  g, acc, sh, si, nj, uu, vv, ww, a, jbase_p + so + si, jbase_q + so + si, jstride);
+              gradient_source<T, Full, HasJones, Uniform>(g, acc, sh, si, nj, uu, vv, ww, a,
+                                                          jbase_p + so + si, jbase_q + so + si,
+                                                          jstride, tc);
 #pragma unroll
               for (int i = 0; i < kNumInter; ++i) {
                 const double v = warp_sum(double(g[i]));

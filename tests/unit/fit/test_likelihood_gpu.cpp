@@ -243,28 +243,40 @@ TEST(LikelihoodGpu, UnequalChannels) {
   }
 }
 
-// Bandwidth smearing (ObservedData.channel_bandwidth_hz): equally spaced channels (the factor of
-// a group's first channel for all its channels) and unequal ones (each channel directly), float
-// and double, with Jones and gains.
-TEST(LikelihoodGpu, BandwidthSmearing) {
+// Smearing (ObservedData.channel_bandwidth_hz and time_smearing, the factor evaluated per
+// channel): bandwidth, time and both, equally spaced channels and unequal ones, float and
+// double, with Jones and gains. 5 MHz channels and ~300 m time coefficients: sinc arguments
+// up to a few rad (both branches of the sinc).
+TEST(LikelihoodGpu, Smearing) {
   SKIP_WITHOUT_GPU();
-  for (int pols : {4, 1}) {
-    for (bool unequal : {false, true}) {
-      Problem pr = make_problem(pols, true, 29, 9, 2, 10, 9);
-      pr.data.channel_bandwidth_hz = 5e6;
-      if (unequal) {
-        for (std::size_t c = 0; c < pr.data.num_channels; ++c)
-          pr.data.frequency_hz[c] += 2e4 * c * c;
-      }
-      SCOPED_TRACE(std::to_string(pols) + (unequal ? " products, unequal" : " products, equal"));
-      auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
-      auto cpu_f = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Single);
-      const Result rc = run(*cpu, pr, true), rf = run(*cpu_f, pr, true);
-      auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double);
-      compare(run(*gpu, pr, true), rc, nullptr);
-      auto gpu_f = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Single);
-      compare(run(*gpu_f, pr, true), rc, &rf);
+  struct Mode {
+    int pols;
+    bool unequal;
+    double bandwidth;
+    bool time;
+  };
+  for (const Mode m : {Mode{4, false, 5e6, false}, Mode{1, true, 5e6, false},
+                       Mode{4, true, 0.0, true}, Mode{1, false, 5e6, true}}) {
+    Problem pr = make_problem(m.pols, true, 29, 9, 2, 10, 9);
+    pr.data.channel_bandwidth_hz = m.bandwidth;
+    if (m.time) {
+      std::mt19937_64 rng(99);
+      std::normal_distribution<double> g(0.0, 300.0);
+      for (std::size_t i = 0; i < 3 * pr.data.num_rows; ++i)
+        pr.data.time_smearing.push_back(g(rng));
     }
+    if (m.unequal) {
+      for (std::size_t c = 0; c < pr.data.num_channels; ++c) pr.data.frequency_hz[c] += 2e4 * c * c;
+    }
+    SCOPED_TRACE(std::to_string(m.pols) + " products, bandwidth " + std::to_string(m.bandwidth) +
+                 (m.time ? ", time smearing" : "") + (m.unequal ? ", unequal channels" : ""));
+    auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
+    auto cpu_f = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Single);
+    const Result rc = run(*cpu, pr, true), rf = run(*cpu_f, pr, true);
+    auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Double);
+    compare(run(*gpu, pr, true), rc, nullptr);
+    auto gpu_f = make_likelihood_cuda(pr.data, pr.jones, pr.centre, Precision::Single);
+    compare(run(*gpu_f, pr, true), rc, &rf);
   }
 }
 
