@@ -6,15 +6,18 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -108,7 +111,7 @@ py::array visibilities(const PyLikelihood& l, std::vector<std::complex<double>>&
 }
 
 std::unique_ptr<PyLikelihood> from_ms(
-    const std::string& ms, const api::Sky& sky, const std::vector<std::string>& free,
+    const std::filesystem::path& ms, const api::Sky& sky, const std::vector<std::string>& free,
     const std::optional<std::vector<std::size_t>>& sources,
     const std::optional<std::vector<std::size_t>>& gain_stations, const api::Telescope* telescope,
     bool station_beams, const std::string& station_type, double gaussian_beam_fwhm_deg,
@@ -127,7 +130,7 @@ std::unique_ptr<PyLikelihood> from_ms(
     throw Error("Likelihood: station_beams=True needs a telescope (a fringe.Telescope)");
   auto l = std::make_unique<PyLikelihood>();
   py::gil_scoped_release release;
-  l->lik = std::make_unique<api::Likelihood>(ms, sky, o, telescope);
+  l->lik = std::make_unique<api::Likelihood>(ms.string(), sky, o, telescope);
   return l;
 }
 
@@ -221,8 +224,9 @@ Likelihood(ms, sky, free=["I"], sources=None, gain_stations=None, telescope=None
     station_beams=False, station_type="Aperture array", gaussian_beam_fwhm_deg=0,
     gaussian_beam_ref_freq_hz=0, normalise_beams=True, precision="double", device="cpu",
     gpu=0, gpus=None, data_column="DATA", threads=0)
-ms: a Measurement Set (its cross-correlation rows of data_column, WEIGHT spread over the
-channels, FLAG, UVW, the channels of spectral window 0, the phase centre of FIELD 0).
+ms: the path of a Measurement Set (str or os.PathLike): its cross-correlation rows of
+data_column, WEIGHT spread over the channels, FLAG, UVW, the channels of spectral window 0,
+the phase centre of FIELD 0.
 sky: the template (a fringe.Sky; flat or one spectral-index term; its order numbers the
 sources). sources: indices of the free sources (None: all). telescope and station_beams=True:
 station beams J = E R of the telescope at each time and channel (station_type and the
@@ -295,7 +299,7 @@ largest antenna index + 1. The other arguments as for Likelihood(ms, sky, ...).)
           std::lock_guard lock(l.mutex);
           chi2 = l.lik->chi2_and_grad(p, g);
         }
-        return py::make_tuple(chi2, grad);
+        return std::tuple<double, py::array_t<double>>(chi2, std::move(grad));
       },
       py::arg("params"),
       "(chi2, grad): chi2 and d chi2 / d params (float64 [num_parameters]; per Jy, per\n"
@@ -329,7 +333,8 @@ largest antenna index + 1. The other arguments as for Likelihood(ms, sky, ...).)
           std::lock_guard lock(l.mutex);
           chi2 = l.lik->chi2_and_grad_batch(p, g);
         }
-        return py::make_tuple(give_to_numpy<double>(std::move(chi2), {k}), grads);
+        return std::tuple<py::array_t<double>, py::array_t<double>>(
+            give_to_numpy<double>(std::move(chi2), {k}), std::move(grads));
       },
       py::arg("params"),
       "(chi2 [K], grads [K, num_parameters]) for params float64 [K, num_parameters].");

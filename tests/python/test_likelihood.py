@@ -126,7 +126,7 @@ def numpy_chi2(ms_path, sky_array, source_dir):
 @pytest.fixture(scope="module")
 def lik(ms):
     """Every parameter of every source free, double precision, CPU, no beams."""
-    return fringe.Likelihood(str(ms), fringe.Sky.from_array(SKY), free=NAMES)
+    return fringe.Likelihood(ms, fringe.Sky.from_array(SKY), free=NAMES)  # a pathlib.Path
 
 
 def test_shapes_and_names(lik):
