@@ -115,12 +115,14 @@ std::unique_ptr<PyLikelihood> from_ms(
     const std::optional<std::vector<std::size_t>>& sources,
     const std::optional<std::vector<std::size_t>>& gain_stations, const api::Telescope* telescope,
     bool station_beams, const std::string& station_type, double gaussian_beam_fwhm_deg,
-    double gaussian_beam_ref_freq_hz, bool normalise_beams, const std::string& precision,
-    const std::string& device, int gpu, const std::optional<std::vector<int>>& gpus,
-    const std::string& data_column, int threads) {
+    double gaussian_beam_ref_freq_hz, bool normalise_beams, double channel_bandwidth_hz,
+    double time_average_sec, const std::string& precision, const std::string& device, int gpu,
+    const std::optional<std::vector<int>>& gpus, const std::string& data_column, int threads) {
   api::LikelihoodOptions o =
       options_of({free, sources, gain_stations, precision, device, gpu, gpus, threads});
   o.data_column = data_column;
+  o.channel_bandwidth_hz = channel_bandwidth_hz;
+  o.time_average_sec = time_average_sec;
   o.station_beams = station_beams;
   o.beam.station_type = station_type_of(station_type);
   o.beam.gaussian.fwhm_rad = gaussian_beam_fwhm_deg * kDegToRad;
@@ -141,10 +143,11 @@ std::unique_ptr<PyLikelihood> from_arrays(
     const api::Sky& sky, const std::vector<std::string>& free,
     const std::optional<std::vector<std::size_t>>& sources,
     const std::optional<std::vector<std::size_t>>& gain_stations, int num_stations,
-    const std::string& precision, const std::string& device, int gpu,
+    double channel_bandwidth_hz, const std::string& precision, const std::string& device, int gpu,
     const std::optional<std::vector<int>>& gpus, int threads) {
-  const api::LikelihoodOptions o =
+  api::LikelihoodOptions o =
       options_of({free, sources, gain_stations, precision, device, gpu, gpus, threads});
+  o.channel_bandwidth_hz = channel_bandwidth_hz;
   if (data.ndim() != 3)
     throw Error("from_arrays: data has shape " + shape_text(data) +
                 ", expected [row, channel, pol] with pol 1 or 4");
@@ -218,19 +221,24 @@ source's reference frequency], "spectral_index", "ra", "dec" [rad], "major", "mi
 FWHM, rad], "pa" [rad, East of North] - then for each station of gain_stations its gain's
 Re g_X, Im g_X, Re g_Y, Im g_Y (dimensionless; with one product Re g, Im g). Everything not
 free keeps the template's value (unit gains). Beams stay at the template positions while
-positions move; no bandwidth or time smearing. docs/model_fitting.md has the details.
+positions move. Bandwidth and time smearing as the simulator's when channel_bandwidth_hz [Hz]
+or time_average_sec [s] > 0 (fringe.Error where the device cannot model it yet).
+docs/model_fitting.md has the details.
 
 Likelihood(ms, sky, free=["I"], sources=None, gain_stations=None, telescope=None,
     station_beams=False, station_type="Aperture array", gaussian_beam_fwhm_deg=0,
-    gaussian_beam_ref_freq_hz=0, normalise_beams=True, precision="double", device="cpu",
-    gpu=0, gpus=None, data_column="DATA", threads=0)
+    gaussian_beam_ref_freq_hz=0, normalise_beams=True, channel_bandwidth_hz=0,
+    time_average_sec=0, precision="double", device="cpu", gpu=0, gpus=None,
+    data_column="DATA", threads=0)
 ms: the path of a Measurement Set (str or os.PathLike): its cross-correlation rows of
 data_column, WEIGHT spread over the channels, FLAG, UVW, the channels of spectral window 0,
 the phase centre of FIELD 0.
 sky: the template (a fringe.Sky; flat or one spectral-index term; its order numbers the
 sources). sources: indices of the free sources (None: all). telescope and station_beams=True:
 station beams J = E R of the telescope at each time and channel (station_type and the
-Gaussian-beam options as fringe.Interferometer's). precision: "double" or "single"; device:
+Gaussian-beam options as fringe.Interferometer's). channel_bandwidth_hz, time_average_sec:
+the smearing of the model, as fringe.Interferometer's attributes of those names (a Measurement
+Set's CHAN_WIDTH is the channel spacing, not read as the bandwidth). precision: "double" or "single"; device:
 "cpu" (threads: OpenMP threads, 0 = default) or "gpu" (CUDA device `gpu`, or the rows split
 among the devices of the list `gpus`, each evaluation running on all of them at once).
 Likelihood.from_arrays(...) takes the data as numpy arrays instead.)doc";
@@ -245,6 +253,7 @@ void bind_likelihood(py::module_& m) {
           py::arg("telescope") = nullptr, py::arg("station_beams") = false,
           py::arg("station_type") = "Aperture array", py::arg("gaussian_beam_fwhm_deg") = 0.0,
           py::arg("gaussian_beam_ref_freq_hz") = 0.0, py::arg("normalise_beams") = true,
+          py::arg("channel_bandwidth_hz") = 0.0, py::arg("time_average_sec") = 0.0,
           py::arg("precision") = "double", py::arg("device") = "cpu", py::arg("gpu") = 0,
           py::arg("gpus") = py::none(), py::arg("data_column") = "DATA", py::arg("threads") = 0,
           "A likelihood of the Measurement Set `ms` (path) for the template `sky` (see the "
@@ -254,9 +263,9 @@ void bind_likelihood(py::module_& m) {
                  py::arg("flag") = py::none(), py::kw_only(), py::arg("phase_centre"),
                  py::arg("sky"), py::arg("free") = std::vector<std::string>{"I"},
                  py::arg("sources") = py::none(), py::arg("gain_stations") = py::none(),
-                 py::arg("num_stations") = 0, py::arg("precision") = "double",
-                 py::arg("device") = "cpu", py::arg("gpu") = 0, py::arg("gpus") = py::none(),
-                 py::arg("threads") = 0,
+                 py::arg("num_stations") = 0, py::arg("channel_bandwidth_hz") = 0.0,
+                 py::arg("precision") = "double", py::arg("device") = "cpu", py::arg("gpu") = 0,
+                 py::arg("gpus") = py::none(), py::arg("threads") = 0,
                  R"doc(A likelihood of observed visibilities given as arrays (no station beams).
 
 uvw: [row, 3] baseline (u, v, w) = uvw_p - uvw_q [m]; antenna1, antenna2: [row] station
@@ -264,7 +273,8 @@ indices p, q (p != q: no auto-correlations); frequencies: [channel] Hz; data: co
 [row, channel, pol] with pol 4 (XX, XY, YX, YY) or 1 (one product, Stokes I model) [Jy];
 weight: [row, channel, pol] or [row, pol] (spread over the channels), >= 0; flag: None or
 bool like data (True: weight 0). phase_centre: (ra, dec) in RADIANS. num_stations: 0 = the
-largest antenna index + 1. The other arguments as for Likelihood(ms, sky, ...).)doc");
+largest antenna index + 1. channel_bandwidth_hz: bandwidth smearing [Hz] (no time smearing
+from arrays). The other arguments as for Likelihood(ms, sky, ...).)doc");
 
   cls.def(
       "chi2",
