@@ -163,6 +163,17 @@ def test_from_arrays_equals_the_ms(ms, lik):
     assert abs(b.chi2(p) - lik.chi2(p)) <= 1e-13 * lik.chi2(p)
     with pytest.raises(fringe.Error):  # no Measurement Set to write into
         b.write_model(p)
+    # Weights per channel ([row, channel, pol]) give the same; a wrong shape is named.
+    w3 = np.repeat(cols["WEIGHT"][:, None, :], len(FREQS), axis=1)
+    b3 = fringe.Likelihood.from_arrays(
+        cols["UVW"], cols["ANTENNA1"], cols["ANTENNA2"], FREQS, cols["DATA"], w3,
+        phase_centre=(np.radians(RA0), np.radians(DEC0)), sky=fringe.Sky.from_array(SKY),
+        free=NAMES)
+    assert abs(b3.chi2(p) - b.chi2(p)) <= 1e-13 * b.chi2(p)
+    with pytest.raises(fringe.Error, match="weight"):
+        fringe.Likelihood.from_arrays(
+            cols["UVW"], cols["ANTENNA1"], cols["ANTENNA2"], FREQS, cols["DATA"], w3[:, :2],
+            phase_centre=(0.0, 0.0), sky=fringe.Sky.from_array(SKY))
     # A flag removes its term: flag one value whose residual is non-zero.
     flag = cols["FLAG"].copy()
     flag[4, 1, 0] = True
@@ -379,18 +390,23 @@ def test_write_model_and_residual(ms, tmp_path):
         lik.write_residual(p, column="DATA", replace_existing=True)
 
 
-def test_gpu_equals_cpu(ms, lik):
+@pytest.mark.parametrize("precision", ["double", "single"])
+def test_gpu_equals_cpu(ms, precision):
     if not fringe.built_with_cuda() or not os.path.exists("/dev/nvidia0"):
         pytest.skip("no GPU")
-    gpu = fringe.Likelihood(str(ms), fringe.Sky.from_array(SKY), free=NAMES, device="gpu")
+    lik = fringe.Likelihood(str(ms), fringe.Sky.from_array(SKY), free=NAMES, precision=precision)
+    # Double: the same sums up to rounding; single: float32 terms in another order.
+    tol = 1e-12 if precision == "double" else 1e-6
+    gpu = fringe.Likelihood(str(ms), fringe.Sky.from_array(SKY), free=NAMES, device="gpu",
+                            precision=precision)
     assert gpu.device.startswith("GPU")
     base = all_parameters(perturbed_sky())
     P = base + np.random.default_rng(7).normal(size=(4, base.size)) * np.abs(base) * 1e-3
     c_cpu, g_cpu = lik.chi2_and_grad_batch(P)
     c_gpu, g_gpu = gpu.chi2_and_grad_batch(P)
-    assert np.abs(c_gpu - c_cpu).max() <= 1e-12 * c_cpu.max()
-    assert np.abs(g_gpu - g_cpu).max() <= 1e-10 * np.abs(g_cpu).max()
-    assert np.abs(gpu.model(base) - lik.model(base)).max() <= 1e-12 * np.abs(lik.model(base)).max()
+    assert np.abs(c_gpu - c_cpu).max() <= tol * c_cpu.max()
+    assert np.abs(g_gpu - g_cpu).max() <= 100 * tol * np.abs(g_cpu).max()
+    assert np.abs(gpu.model(base) - lik.model(base)).max() <= tol * np.abs(lik.model(base)).max()
 
 
 def test_two_gpus_equal_cpu(ms, lik):
