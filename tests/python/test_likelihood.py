@@ -421,3 +421,18 @@ def test_two_gpus_equal_cpu(ms, lik):
     c_two, g_two = two.chi2_and_grad_batch(P)
     assert np.abs(c_two - c_cpu).max() <= 1e-12 * c_cpu.max()
     assert np.abs(g_two - g_cpu).max() <= 1e-10 * np.abs(g_cpu).max()
+
+
+def test_gpu_smearing_equals_cpu(tmp_path, source_dir):
+    # The CUDA back end models bandwidth and time smearing too (fit/likelihood_cuda.cu).
+    if not fringe.built_with_cuda() or not os.path.exists("/dev/nvidia0"):
+        pytest.skip("no GPU")
+    smear = dict(channel_bandwidth_hz=50e6, time_average_sec=600.0)
+    path = simulate(tmp_path / "smear.ms", source_dir, station_type="Isotropic beam", **smear)
+    cpu = fringe.Likelihood(path, fringe.Sky.from_array(SKY), free=NAMES, **smear)
+    gpu = fringe.Likelihood(path, fringe.Sky.from_array(SKY), free=NAMES, device="gpu", **smear)
+    p = all_parameters(perturbed_sky())
+    c_cpu, g_cpu = cpu.chi2_and_grad(p)
+    c_gpu, g_gpu = gpu.chi2_and_grad(p)
+    assert abs(c_gpu - c_cpu) <= 1e-12 * c_cpu
+    assert np.abs(g_gpu - g_cpu).max() <= 1e-10 * np.abs(g_cpu).max()
