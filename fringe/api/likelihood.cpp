@@ -169,11 +169,6 @@ struct Likelihood::Impl {
       base_gains.values.assign(2 * num_stations, Complex<double>{1.0, 0.0});
     }
     observed = data;
-    if (options.use_gpu && (options.channel_bandwidth_hz > 0.0 || !data.time_smearing.empty())) {
-      throw Error(
-          "bandwidth and time smearing (channel_bandwidth_hz, time_average_sec) are modelled on "
-          "the CPU only so far: use the CPU or turn smearing off");
-    }
     if (options.use_gpu) {
       const std::vector<int> gpus =
           options.gpus.empty() ? std::vector<int>{options.gpu} : options.gpus;
