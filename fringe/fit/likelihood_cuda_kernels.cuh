@@ -96,12 +96,29 @@ struct Shared {
   static constexpr int G = group_size<T, Full>();
   static constexpr int NS = Acc<T, Full>::kStokes;
   SourceTerm terms[kTileSources];
-  T spec[G][kTileSources];                 // (f / f0)^alpha
-  T stokes[G][kTileSources][NS];           // (I + Q, I - Q, U, V) spec, or I spec
-  double inv_lambda[G], ln_f[G], freq[G];  // the group's channels
+  T spec[G][kTileSources];                    // (f / f0)^alpha
+  alignas(16) T stokes[G][kTileSources][NS];  // (I + Q, I - Q, U, V) spec, or I spec
+  double inv_lambda[G], ln_f[G], freq[G];     // the group's channels
   double grad[kWarps][kTileSources][kNumInter];
   double red[kWarps];
 };
+
+// The 4 Stokes values of a Full entry in one (float) or two (double) 16-byte shared loads.
+__device__ __forceinline__ void load4(const float* p, float* v) {
+  const float4 x = *reinterpret_cast<const float4*>(p);
+  v[0] = x.x;
+  v[1] = x.y;
+  v[2] = x.z;
+  v[3] = x.w;
+}
+__device__ __forceinline__ void load4(const double* p, double* v) {
+  const double2 x = reinterpret_cast<const double2*>(p)[0],
+                y = reinterpret_cast<const double2*>(p)[1];
+  v[0] = x.x;
+  v[1] = x.y;
+  v[2] = y.x;
+  v[3] = y.y;
+}
 
 // Stages source tile `tile` (sources [tile * kTileSources, ...)) for the group starting at
 // channel k0 with nj channels. Call between two __syncthreads().
@@ -181,10 +198,12 @@ __device__ __forceinline__ void forward_source(typename Acc<T, Full>::type* acc,
       if (smeared) cs = c * T(smearing_at(s, uu, vv, ww, sh, j, a, tc).s);
       if constexpr (!HasJones) {
         if constexpr (Full) {
-          acc[j].a += cs * sh.stokes[j][si][0];
-          acc[j].d += cs * sh.stokes[j][si][1];
-          acc[j].b += cs * sh.stokes[j][si][2];
-          acc[j].c += cs * sh.stokes[j][si][3];
+          T st[4];
+          load4(&sh.stokes[j][si][0], st);
+          acc[j].a += cs * st[0];
+          acc[j].d += cs * st[1];
+          acc[j].b += cs * st[2];
+          acc[j].c += cs * st[3];
         } else {
           acc[j] += cs * sh.stokes[j][si][0];
         }

@@ -74,11 +74,12 @@ FRINGE_HD_INLINE Complex<T> phasor_cw(double phase) {
 }
 
 // source_coefficient (likelihood_math.h) without the spectral factor (ln_ratio = 0), with
-// phasor_cw for the phase.
+// phasor_cw for the phase. A point source (a = b = c = 0) skips the taper: exp(-0) = 1 exactly.
 template <typename T>
 FRINGE_HD_INLINE Complex<T> source_coefficient_cw(const SourceTerm& s, double uu, double vv,
                                                   double ww, double inv_lambda) {
   const double phase = predict::station_phase(uu, vv, ww, s.l, s.m, s.n_minus_1, inv_lambda);
+  if (s.a == 0.0 && s.b == 0.0 && s.c == 0.0) return phasor_cw<T>(phase);
   const T ul = T(uu * inv_lambda), vl = T(vv * inv_lambda);
   const T amp = detail::hd_exp(predict::gaussian_argument(T(s.a), T(s.b), T(s.c), ul, vl));
   return phasor_cw<T>(phase) * amp;

@@ -5,10 +5,11 @@
 // (the CUDA helpers of likelihood_cuda_math.h on the CPU) run everywhere.
 //
 // Bounds (docs/gpu_likelihood.md, "Precision"):
-// - double: |gpu - cpu| <= 1e-10 max(|cpu|, 1e-4 peak), peak = the largest |value| of the same
+// - double: |gpu - cpu| <= 1e-10 max(|cpu|, 1e-2 peak), peak = the largest |value| of the same
 //   kind (chi2, one source parameter type, gains, model), i.e. 1e-10 relative for every entry
-//   that does not cancel to below 1e-4 of its kind's largest (the kernel's recurrence along
-//   channels adds ~1e-15 per step; different summation orders ~1e-16 of the terms).
+//   that does not cancel to below 1 % of its kind's largest (the kernel's recurrence along
+//   channels adds ~1e-15 per step; phases of ~400 rad carry ~1e-14 of rounding on both sides,
+//   which a model element that cancels to 0.01 Jy out of ~100 Jy of terms shows as 2e-10).
 // - float: |gpu_float - cpu_double| <= 10 e_cpu + 1e-6 peak, e_cpu = the largest
 //   |cpu_float - cpu_double| of the same kind. The GPU's per-term error is that of the CPU's
 //   float evaluation (phase in double, float sincos) plus at most 7 steps of the float
@@ -132,7 +133,7 @@ void expect_close(const std::string& what, const std::vector<double>& gpu,
   for (std::size_t i = 0; i < gpu.size(); ++i) {
     const double err = std::abs(gpu[i] - cpu[i]);
     const double bound =
-        cpu_f.empty() ? kDoubleTol * std::max(std::abs(cpu[i]), 1e-4 * pk) : 10 * e_cpu + 1e-6 * pk;
+        cpu_f.empty() ? kDoubleTol * std::max(std::abs(cpu[i]), 1e-2 * pk) : 10 * e_cpu + 1e-6 * pk;
     if (!(err <= bound) && bad++ < 5) {
       ADD_FAILURE() << what << "[" << i << "]: gpu " << gpu[i] << " cpu " << cpu[i] << " error "
                     << err << " bound " << bound << " (cpu float error " << e_cpu << ")";
