@@ -56,6 +56,26 @@ std::string kernel_name() {
   return s;
 }
 
+// Destroys a stream on its device (the caller's current device restored), also when the
+// constructor of its owner throws after creating it.
+struct StreamOwner {
+  cudaStream_t stream = nullptr;
+  int device = 0;
+  StreamOwner() = default;
+  StreamOwner(const StreamOwner&) = delete;
+  StreamOwner& operator=(const StreamOwner&) = delete;
+  ~StreamOwner() {
+    if (stream == nullptr) return;
+    int previous = 0;
+    if (cudaGetDevice(&previous) != cudaSuccess) previous = device;
+    cudaSetDevice(device);
+    cudaStreamDestroy(stream);
+    cudaSetDevice(previous);
+  }
+};
+
+// One evaluate() or model() at a time per object (its device buffers are reused); the Python
+// binding serialises calls.
 template <typename T>
 class LikelihoodCuda final : public LikelihoodBackend {
  public:
@@ -75,6 +95,8 @@ class LikelihoodCuda final : public LikelihoodBackend {
     }
     CudaDeviceGuard guard(device_);
     FRINGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    owner_.stream = stream_;
+    owner_.device = device_;
     cudaDeviceProp prop{};
     FRINGE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
     num_sms_ = prop.multiProcessorCount;
@@ -178,12 +200,6 @@ class LikelihoodCuda final : public LikelihoodBackend {
     blocks_ = int(std::min<std::size_t>(row_tiles, std::size_t(16) * num_sms_));
   }
 
-  ~LikelihoodCuda() override {
-    if (stream_ != nullptr) {
-      cudaSetDevice(device_);
-      cudaStreamDestroy(stream_);
-    }
-  }
   LikelihoodCuda(const LikelihoodCuda&) = delete;
   LikelihoodCuda& operator=(const LikelihoodCuda&) = delete;
 
@@ -395,6 +411,7 @@ class LikelihoodCuda final : public LikelihoodBackend {
     }
   }
 
+  StreamOwner owner_;  // first member: destroyed last, after the buffers
   PhaseCentre centre_;
   int device_;
   cudaStream_t stream_ = nullptr;
