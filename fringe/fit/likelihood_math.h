@@ -119,6 +119,25 @@ FRINGE_HD_INLINE SmearingFactor smearing_factor(const SourceTerm& t, double uu, 
   return {s, ds_dl, ds_dm};
 }
 
+// The part of a source's gradient shared by four products and one: spectral index, position
+// (l, m) and Gaussian (a, b, c), from z0 = c0 <Ys, B> and z = s z0 (s the smearing factor).
+// d c / d l = c0 (i s dphi/dl + ds/dl), so 2 Re[z0 (i s dphi/dl + ds/dl)]
+// = 2 (ds/dl Re z0 - s dphi/dl Im z0).
+template <typename T, typename Acc>
+FRINGE_HD_INLINE void add_shape_gradient(Acc* g, const SourceTerm& s, Complex<T> z0, Complex<T> z,
+                                         const SmearingFactor& sm, double uu, double vv, double ww,
+                                         double inv_lambda, double ln_ratio) {
+  g[kAlpha] += Acc(2) * Acc(z.re) * Acc(ln_ratio);
+  const double k = kTwoPi * inv_lambda;
+  const double n = 1.0 + s.n_minus_1;
+  g[kL] += Acc(2) * (Acc(sm.ds_dl) * Acc(z0.re) - Acc(z.im) * Acc(k * (uu - ww * s.l / n)));
+  g[kM] += Acc(2) * (Acc(sm.ds_dm) * Acc(z0.re) - Acc(z.im) * Acc(k * (vv - ww * s.m / n)));
+  const double ul = uu * inv_lambda, vl = vv * inv_lambda;
+  g[kA] += Acc(-2) * Acc(z.re) * Acc(ul * ul);
+  g[kB] += Acc(-4) * Acc(z.re) * Acc(ul * vl);
+  g[kC] += Acc(-2) * Acc(z.re) * Acc(vl * vl);
+}
+
 // Adds one source's d chi2 / d (intermediate quantities) for one visibility into g[kNumInter].
 // ys = J_p^H Y J_q (Y itself without Jones), coef0 = c_s without smearing, sm its smearing
 // factor ({1, 0, 0} without), (uu, vv, ww) metres. With smearing,
@@ -140,16 +159,7 @@ FRINGE_HD_INLINE void add_source_gradient_smeared(Acc* g, const SourceTerm& s, c
   g[kQ] += Acc(2) * Acc(pq.re);
   g[kU] += Acc(2) * Acc(pu.re);
   g[kV] += Acc(-2) * Acc(pv.im);
-  g[kAlpha] += Acc(2) * Acc(z.re) * Acc(ln_ratio);
-  // 2 Re[z0 (i s dphi/dl + ds/dl)] = 2 (ds/dl Re z0 - s dphi/dl Im z0).
-  const double k = kTwoPi * inv_lambda;
-  const double n = 1.0 + s.n_minus_1;
-  g[kL] += Acc(2) * (Acc(sm.ds_dl) * Acc(z0.re) - Acc(z.im) * Acc(k * (uu - ww * s.l / n)));
-  g[kM] += Acc(2) * (Acc(sm.ds_dm) * Acc(z0.re) - Acc(z.im) * Acc(k * (vv - ww * s.m / n)));
-  const double ul = uu * inv_lambda, vl = vv * inv_lambda;
-  g[kA] += Acc(-2) * Acc(z.re) * Acc(ul * ul);
-  g[kB] += Acc(-4) * Acc(z.re) * Acc(ul * vl);
-  g[kC] += Acc(-2) * Acc(z.re) * Acc(vl * vl);
+  add_shape_gradient<T, Acc>(g, s, z0, z, sm, uu, vv, ww, inv_lambda, ln_ratio);
 }
 
 // Without smearing: coef = c_s.
@@ -173,15 +183,7 @@ FRINGE_HD_INLINE void add_source_gradient_scalar_smeared(Acc* g, const SourceTer
   const Complex<T> z0 = p0 * T(s.i);
   const Complex<T> z = z0 * smear;
   g[kI] += Acc(2) * Acc(pi.re);
-  g[kAlpha] += Acc(2) * Acc(z.re) * Acc(ln_ratio);
-  const double k = kTwoPi * inv_lambda;
-  const double n = 1.0 + s.n_minus_1;
-  g[kL] += Acc(2) * (Acc(sm.ds_dl) * Acc(z0.re) - Acc(z.im) * Acc(k * (uu - ww * s.l / n)));
-  g[kM] += Acc(2) * (Acc(sm.ds_dm) * Acc(z0.re) - Acc(z.im) * Acc(k * (vv - ww * s.m / n)));
-  const double ul = uu * inv_lambda, vl = vv * inv_lambda;
-  g[kA] += Acc(-2) * Acc(z.re) * Acc(ul * ul);
-  g[kB] += Acc(-4) * Acc(z.re) * Acc(ul * vl);
-  g[kC] += Acc(-2) * Acc(z.re) * Acc(vl * vl);
+  add_shape_gradient<T, Acc>(g, s, z0, z, sm, uu, vv, ww, inv_lambda, ln_ratio);
 }
 
 template <typename T, typename Acc>
