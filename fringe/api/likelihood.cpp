@@ -3,6 +3,7 @@
 // telescope, and the choice of back end.
 #include "fringe/api/likelihood.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -23,10 +24,28 @@ std::string num(double v) {
 // One entry of the parameter vector: a source parameter, or a part of a station gain.
 struct Slot {
   bool gain = false;
-  std::size_t index = 0;  // source or station
+  std::size_t index = 0;  // source (of the template) or station
   fit::Param param{};     // source parameter
   int part = 0;           // gain: 0 Re X, 1 Im X, 2 Re Y, 3 Im Y
+  std::size_t pos = 0;    // source: its index among the sources the back end evaluates
 };
+
+// The Jones of the sources `keep` (indices into jones' sources, in this order).
+fit::StationJones select_sources(const fit::StationJones& jones,
+                                 const std::vector<std::size_t>& keep, std::size_t per) {
+  fit::StationJones out = jones;
+  if (jones.empty()) return out;
+  out.num_sources = keep.size();
+  out.values.clear();
+  const std::size_t blocks = jones.num_times * jones.num_channels * jones.num_stations;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    for (std::size_t s : keep) {
+      const auto* v = &jones.values[(b * jones.num_sources + s) * per];
+      out.values.insert(out.values.end(), v, v + per);
+    }
+  }
+  return out;
+}
 
 const char* kGainNames[4] = {"gain_x_re", "gain_x_im", "gain_y_re", "gain_y_im"};
 
@@ -118,7 +137,11 @@ struct Likelihood::Impl {
   std::size_t num_rows = 0, num_channels = 0, num_stations = 0;
   int num_pols = 4;
   std::size_t num_visibilities = 0;
+  std::size_t num_template_sources = 0;
   std::string device;
+  // The model of the sources that are not free (no free gains only), [row][channel][pol];
+  // the back end sees D - fixed_model and the free sources.
+  std::vector<Complex<double>> fixed_model;
   // Measurement Set input only: its path, data column and the rows kept (for write_*).
   std::string ms_path, data_column;
   fit::MsObservation layout;
@@ -127,6 +150,7 @@ struct Likelihood::Impl {
              const LikelihoodOptions& options, fit::StationJones jones) {
     if (sky.empty()) throw Error("the template sky has no sources: expected at least one");
     base = fit_parameters_from_sky(sky);
+    num_template_sources = sky.size();
     data.channel_bandwidth_hz = options.channel_bandwidth_hz;
     data.validate();
     num_rows = data.num_rows;
@@ -169,6 +193,51 @@ struct Likelihood::Impl {
       base_gains.values.assign(2 * num_stations, Complex<double>{1.0, 0.0});
     }
     observed = data;
+    for (Slot& s : slots) s.pos = s.index;
+    // The sources that never change: without free gains their model is computed once and
+    // taken from the data (D - S_fixed), and each evaluation sums the free sources only.
+    std::vector<std::size_t> free_list;
+    for (std::size_t s : sources) {
+      if (std::find(free_list.begin(), free_list.end(), s) == free_list.end()) {
+        free_list.push_back(s);
+      }
+    }
+    if (options.gain_stations.empty() && free_list.size() < sky.size()) {
+      fit::SourceParameters fixed_params = base;
+      for (std::size_t s : free_list) {
+        for (fit::Param p : {fit::Param::I, fit::Param::Q, fit::Param::U, fit::Param::V}) {
+          fixed_params[p][s] = 0.0;
+        }
+      }
+      fixed_model = make_backend(data, jones, centre, options)->model(fixed_params, {});
+      for (std::size_t i = 0; i < data.data.size(); ++i) {
+        if (data.weight[i] > 0.0) {
+          data.data[i].re -= fixed_model[i].re;
+          data.data[i].im -= fixed_model[i].im;
+        }
+      }
+      jones = select_sources(jones, free_list, num_pols == 4 ? 4 : 1);
+      fit::SourceParameters sub;
+      sub.resize(free_list.size());
+      for (std::size_t k = 0; k < free_list.size(); ++k) {
+        for (int p = 0; p < fit::kNumParams; ++p) sub.values[p][k] = base.values[p][free_list[k]];
+        sub.ref_freq_hz[k] = base.ref_freq_hz[free_list[k]];
+      }
+      base = std::move(sub);
+      for (Slot& s : slots) {
+        if (!s.gain) {
+          s.pos = std::size_t(std::find(free_list.begin(), free_list.end(), s.index) -
+                              free_list.begin());
+        }
+      }
+    }
+    backend = make_backend(std::move(data), std::move(jones), centre, options);
+  }
+
+  std::unique_ptr<fit::LikelihoodBackend> make_backend(fit::ObservedData data,
+                                                       fit::StationJones jones,
+                                                       fit::PhaseCentre centre,
+                                                       const LikelihoodOptions& options) {
     if (options.use_gpu) {
       const std::vector<int> gpus =
           options.gpus.empty() ? std::vector<int>{options.gpu} : options.gpus;
@@ -177,22 +246,21 @@ struct Likelihood::Impl {
         device += (i ? "," : " ") + std::to_string(gpus[i]);
       }
       if (gpus.size() == 1) {
-        backend = fit::make_likelihood_cuda(std::move(data), std::move(jones), centre,
-                                            options.precision, gpus[0]);
+        return fit::make_likelihood_cuda(std::move(data), std::move(jones), centre,
+                                         options.precision, gpus[0]);
       } else {
         const Precision prec = options.precision;
-        backend = fit::make_likelihood_split(
-            std::move(data), std::move(jones), int(gpus.size()),
-            [&](fit::ObservedData d, fit::StationJones j, int part) {
-              return fit::make_likelihood_cuda(std::move(d), std::move(j), centre, prec,
-                                               gpus[std::size_t(part)]);
-            });
+        return fit::make_likelihood_split(std::move(data), std::move(jones), int(gpus.size()),
+                                          [&](fit::ObservedData d, fit::StationJones j, int part) {
+                                            return fit::make_likelihood_cuda(
+                                                std::move(d), std::move(j), centre, prec,
+                                                gpus[std::size_t(part)]);
+                                          });
       }
-    } else {
-      backend = fit::make_likelihood_cpu(std::move(data), std::move(jones), centre,
-                                         options.precision, options.num_threads);
-      device = "CPU";
     }
+    device = "CPU";
+    return fit::make_likelihood_cpu(std::move(data), std::move(jones), centre, options.precision,
+                                    options.num_threads);
   }
 
   std::string slot_name(const Slot& s) const {
@@ -214,7 +282,7 @@ struct Likelihood::Impl {
         Complex<double>& v = g.values[2 * s.index + s.part / 2];
         (s.part % 2 ? v.im : v.re) = x[i];
       } else {
-        p[s.param][s.index] = x[i];
+        p[s.param][s.pos] = x[i];
       }
     }
   }
@@ -247,7 +315,7 @@ struct Likelihood::Impl {
         for (std::size_t i = 0; i < n; ++i) {
           const Slot& s = slots[i];
           grads[b * n + i] = s.gain ? gr[b].gains[4 * s.index + s.part]
-                                    : gr[b].source[s.index * fit::kNumParams + int(s.param)];
+                                    : gr[b].source[s.pos * fit::kNumParams + int(s.param)];
         }
       }
     }
@@ -314,7 +382,7 @@ std::vector<double> Likelihood::initial_parameters() const {
     if (s.gain) {
       out.push_back(s.part == 0 || s.part == 2 ? 1.0 : 0.0);
     } else {
-      out.push_back(impl_->base[s.param][s.index]);
+      out.push_back(impl_->base[s.param][s.pos]);
     }
   }
   return out;
@@ -353,8 +421,12 @@ std::vector<std::complex<double>> Likelihood::model(std::span<const double> para
   fit::StationGains g;
   impl_->apply(params, p, g);
   const std::vector<Complex<double>> m = impl_->backend->model(p, g);
+  const std::vector<Complex<double>>& fixed = impl_->fixed_model;
   std::vector<std::complex<double>> out(m.size());
-  for (std::size_t i = 0; i < m.size(); ++i) out[i] = {m[i].re, m[i].im};
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    out[i] = {m[i].re, m[i].im};
+    if (!fixed.empty()) out[i] += std::complex<double>(fixed[i].re, fixed[i].im);
+  }
   return out;
 }
 
@@ -391,7 +463,7 @@ void Likelihood::write_residual(std::span<const double> params, const std::strin
 std::size_t Likelihood::num_rows() const { return impl_->num_rows; }
 std::size_t Likelihood::num_channels() const { return impl_->num_channels; }
 int Likelihood::num_pols() const { return impl_->num_pols; }
-std::size_t Likelihood::num_sources() const { return impl_->base.size(); }
+std::size_t Likelihood::num_sources() const { return impl_->num_template_sources; }
 std::size_t Likelihood::num_visibilities() const { return impl_->num_visibilities; }
 std::string Likelihood::device() const { return impl_->device; }
 

@@ -219,6 +219,50 @@ TEST(ApiLikelihood, TimeSmearingAsTheSimulator) {
   EXPECT_LT(c_smeared, 1e-6 * c_plain) << c_smeared << " " << c_plain;
 }
 
+// With some sources fixed (and no free gains) their model is computed once and taken from the
+// data: chi2, gradient, model and residual equal those of a likelihood that sums every source
+// each time (the free sources' entries of it), with station Jones sliced to the free sources.
+TEST(ApiLikelihood, FixedSourcesGiveTheSameNumbers) {
+  fringe::jones::StationBeamConfig iso;
+  iso.station_type = fringe::jones::StationType::Isotropic;
+  const std::string ms = simulate("fixed.ms", iso);
+  const api::Telescope tel = telescope();
+  api::LikelihoodOptions opt = options({"I", "Q", "ra", "dec", "spectral_index"});
+  opt.station_beams = true;
+  opt.beam = iso;
+  api::Likelihood all(ms, sky(), opt, &tel);
+  opt.free_sources = {2, 0};
+  api::Likelihood some(ms, sky(), opt, &tel);
+  ASSERT_EQ(some.num_parameters(), 10u);
+  EXPECT_EQ(some.parameter_names()[0], "I[2]");
+  EXPECT_EQ(some.num_sources(), 3u);
+  // Parameter k of `some` is parameter map[k] of `all` (5 per source, sources 2 then 0).
+  std::vector<std::size_t> map;
+  for (std::size_t src : {2, 0}) {
+    for (std::size_t k = 0; k < 5; ++k) map.push_back(5 * src + k);
+  }
+  std::vector<double> xa = all.initial_parameters();
+  xa[10] *= 1.1;   // I of source 2
+  xa[13] += 2e-6;  // dec of source 2
+  xa[2] -= 3e-6;   // ra of source 0
+  std::vector<double> xs;
+  for (std::size_t k : map) xs.push_back(xa[k]);
+  std::vector<double> ga(xa.size()), gs(xs.size());
+  const double ca = all.chi2_and_grad(xa, ga), cs = some.chi2_and_grad(xs, gs);
+  EXPECT_NEAR(cs, ca, 1e-9 * ca);
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    EXPECT_NEAR(gs[k], ga[map[k]], 1e-8 * (std::abs(ga[map[k]]) + 1e-3 * std::abs(ga[10])))
+        << some.parameter_names()[k];
+  }
+  const auto ma = all.model(xa), msome = some.model(xs);
+  const auto ra = all.residual(xa), rs = some.residual(xs);
+  ASSERT_EQ(ma.size(), msome.size());
+  for (std::size_t i = 0; i < ma.size(); ++i) {
+    EXPECT_NEAR(std::abs(msome[i] - ma[i]), 0.0, 1e-12 * (1 + std::abs(ma[i])));
+    EXPECT_NEAR(std::abs(rs[i] - ra[i]), 0.0, 1e-12 * (1 + std::abs(ma[i])));
+  }
+}
+
 TEST(ApiLikelihood, GainsAndBatches) {
   fringe::jones::StationBeamConfig iso;
   iso.station_type = fringe::jones::StationType::Isotropic;
