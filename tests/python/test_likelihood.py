@@ -15,7 +15,15 @@ import pytest
 
 import fringe
 
-tables = pytest.importorskip("casacore.tables")
+try:
+    from casacore import tables
+except ImportError:  # e.g. a GPU host's own Python: the tests reading an MS skip, the rest run
+    tables = None
+
+
+def need_tables():
+    if tables is None:
+        pytest.skip("python-casacore is not installed")
 
 RA0, DEC0 = 210.0, -30.0  # phase centre [deg]; above SKA-Mid's horizon at the start time
 FREQS = 1.4e9 + 2e6 * np.arange(3)  # channel centres [Hz]
@@ -67,6 +75,7 @@ def ms(tmp_path_factory, source_dir):
 
 
 def read_ms(path):
+    need_tables()
     with tables.table(str(path), ack=False) as t:
         cols = {c: t.getcol(c) for c in ("DATA", "WEIGHT", "FLAG", "UVW", "ANTENNA1", "ANTENNA2",
                                          "TIME")}
@@ -356,6 +365,7 @@ def test_bad_parameters_raise(lik):
 
 def test_ms_without_weight_names_the_column(ms, tmp_path):
     copy = copy_ms(ms, tmp_path / "noweight.ms")
+    need_tables()
     with tables.table(str(copy), readonly=False, ack=False) as t:
         t.removecols("WEIGHT")
     with pytest.raises(fringe.Error, match="WEIGHT"):
@@ -363,6 +373,7 @@ def test_ms_without_weight_names_the_column(ms, tmp_path):
 
 
 def copy_ms(ms, path):
+    need_tables()
     with tables.table(str(ms), ack=False) as t:
         t.copy(str(path), deep=True).close()
     return path
@@ -374,6 +385,7 @@ def test_write_model_and_residual(ms, tmp_path):
     p = all_parameters(perturbed_sky())
     lik.write_model(p)
     lik.write_residual(p, column="RES")
+    need_tables()
     with tables.table(str(path), ack=False) as t:
         model, res = t.getcol("MODEL_DATA"), t.getcol("RES")
         data = t.getcol("DATA")
