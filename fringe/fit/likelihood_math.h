@@ -38,12 +38,13 @@ enum Inter : int { kI = 0, kQ, kU, kV, kAlpha, kL, kM, kA, kB, kC, kNumInter };
 
 // Per-source values one evaluation needs (host side derives them from the parameters).
 struct SourceTerm {
-  double l, m, n_minus_1;  // direction cosines about the phase centre
-  double i, q, u, v;       // Jy at f0
-  double alpha;            // spectral index (0 for a flat spectrum)
-  double ln_f0;            // ln(f0 / Hz); 0 with has_spectrum == false
-  double has_spectrum;     // 1 or 0 (flat: ln(f / f0) is taken as 0)
-  double a, b, c;          // Gaussian coefficients (rad^2), 0 for a point source
+  double l, m, n_minus_1;     // direction cosines about the phase centre
+  double l_over_n, m_over_n;  // -dn/dl and -dn/dm (the gradient's W term)
+  double i, q, u, v;          // Jy at f0
+  double alpha;               // spectral index (0 for a flat spectrum)
+  double ln_f0;               // ln(f0 / Hz); 0 with has_spectrum == false
+  double has_spectrum;        // 1 or 0 (flat: ln(f / f0) is taken as 0)
+  double a, b, c;             // Gaussian coefficients (rad^2), 0 for a point source
 };
 
 // ln(f / f0) of a source (0 for a flat spectrum).
@@ -97,21 +98,20 @@ struct SmearingFactor {
 FRINGE_HD_INLINE SmearingFactor smearing_factor(const SourceTerm& t, double uu, double vv,
                                                 double ww, double inv_lambda, double bw_scale,
                                                 const double* tc) {
-  const double n = 1.0 + t.n_minus_1;
   const double k = kTwoPi * inv_lambda;
   double s = 1.0, ds_dl = 0.0, ds_dm = 0.0;
   if (bw_scale > 0.0) {
     const double phase = predict::station_phase(uu, vv, ww, t.l, t.m, t.n_minus_1, inv_lambda);
     const SincValue b = sinc_and_derivative(phase * bw_scale);
     s = b.s;
-    ds_dl = b.ds_dx * bw_scale * k * (uu - ww * t.l / n);
-    ds_dm = b.ds_dx * bw_scale * k * (vv - ww * t.m / n);
+    ds_dl = b.ds_dx * bw_scale * k * (uu - ww * t.l_over_n);
+    ds_dm = b.ds_dx * bw_scale * k * (vv - ww * t.m_over_n);
   }
   if (tc) {
     const double x = inv_lambda * (tc[0] * t.l + tc[1] * t.m + tc[2] * t.n_minus_1);
     const SincValue v = sinc_and_derivative(x);
-    const double dx_dl = inv_lambda * (tc[0] - tc[2] * t.l / n);
-    const double dx_dm = inv_lambda * (tc[1] - tc[2] * t.m / n);
+    const double dx_dl = inv_lambda * (tc[0] - tc[2] * t.l_over_n);
+    const double dx_dm = inv_lambda * (tc[1] - tc[2] * t.m_over_n);
     ds_dl = ds_dl * v.s + s * v.ds_dx * dx_dl;
     ds_dm = ds_dm * v.s + s * v.ds_dx * dx_dm;
     s *= v.s;
@@ -127,15 +127,17 @@ template <typename T, typename Acc>
 FRINGE_HD_INLINE void add_shape_gradient(Acc* g, const SourceTerm& s, Complex<T> z0, Complex<T> z,
                                          const SmearingFactor& sm, double uu, double vv, double ww,
                                          double inv_lambda, double ln_ratio) {
-  g[kAlpha] += Acc(2) * Acc(z.re) * Acc(ln_ratio);
-  const double k = kTwoPi * inv_lambda;
-  const double n = 1.0 + s.n_minus_1;
-  g[kL] += Acc(2) * (Acc(sm.ds_dl) * Acc(z0.re) - Acc(z.im) * Acc(k * (uu - ww * s.l / n)));
-  g[kM] += Acc(2) * (Acc(sm.ds_dm) * Acc(z0.re) - Acc(z.im) * Acc(k * (vv - ww * s.m / n)));
-  const double ul = uu * inv_lambda, vl = vv * inv_lambda;
-  g[kA] += Acc(-2) * Acc(z.re) * Acc(ul * ul);
-  g[kB] += Acc(-4) * Acc(z.re) * Acc(ul * vl);
-  g[kC] += Acc(-2) * Acc(z.re) * Acc(vl * vl);
+  // In Acc (float on the GPU's float path: no double arithmetic per term).
+  const Acc zr = Acc(z.re), zi = Acc(z.im);
+  g[kAlpha] += Acc(2) * zr * Acc(ln_ratio);
+  const Acc k = Acc(kTwoPi * inv_lambda);
+  const Acc u = Acc(uu), v = Acc(vv), w = Acc(ww);
+  g[kL] += Acc(2) * (Acc(sm.ds_dl) * Acc(z0.re) - zi * k * (u - w * Acc(s.l_over_n)));
+  g[kM] += Acc(2) * (Acc(sm.ds_dm) * Acc(z0.re) - zi * k * (v - w * Acc(s.m_over_n)));
+  const Acc ul = Acc(uu * inv_lambda), vl = Acc(vv * inv_lambda);
+  g[kA] += Acc(-2) * zr * ul * ul;
+  g[kB] += Acc(-4) * zr * ul * vl;
+  g[kC] += Acc(-2) * zr * vl * vl;
 }
 
 // Adds one source's d chi2 / d (intermediate quantities) for one visibility into g[kNumInter].

@@ -186,6 +186,8 @@ std::vector<SourceTerm> derive_terms(const SourceParameters& params, PhaseCentre
     t.m = sd * cd0 - cd * sd0 * std::cos(da);
     const double nn = sd * sd0 + cd * cd0 * std::cos(da);
     t.n_minus_1 = -(t.l * t.l + t.m * t.m) / (1.0 + nn);
+    t.l_over_n = t.l / nn;
+    t.m_over_n = t.m / nn;
     t.i = params[Param::I][s];
     t.q = params[Param::Q][s];
     t.u = params[Param::U][s];
