@@ -287,14 +287,21 @@ struct Likelihood::Impl {
     }
   }
 
+  // One parameter vector: exactly num_parameters values.
+  void check_single(std::span<const double> x) const {
+    if (x.size() != slots.size()) size_error(x.size());
+  }
+
+  [[noreturn]] void size_error(std::size_t got) const {
+    if (slots.empty()) throw Error("the likelihood has no free parameters");
+    throw Error("the parameter array has " + std::to_string(got) +
+                " values: expected a multiple of the " + std::to_string(slots.size()) +
+                " free parameters (" + slot_name(slots.front()) + ", ...)");
+  }
+
   std::size_t batch_size(std::span<const double> x) const {
     const std::size_t n = slots.size();
-    if (n == 0) throw Error("the likelihood has no free parameters");
-    if (x.empty() || x.size() % n != 0) {
-      throw Error("the parameter array has " + std::to_string(x.size()) +
-                  " values: expected a multiple of the " + std::to_string(n) +
-                  " free parameters (" + slot_name(slots.front()) + ", ...)");
-    }
+    if (n == 0 || x.empty() || x.size() % n != 0) size_error(x.size());
     return x.size() / n;
   }
 
@@ -389,12 +396,12 @@ std::vector<double> Likelihood::initial_parameters() const {
 }
 
 double Likelihood::chi2(std::span<const double> params) {
-  if (params.size() != num_parameters()) impl_->batch_size({params.data(), 0});
+  impl_->check_single(params);
   return impl_->run(params, nullptr)[0];
 }
 
 double Likelihood::chi2_and_grad(std::span<const double> params, std::span<double> grad) {
-  if (params.size() != num_parameters()) impl_->batch_size({params.data(), 0});
+  impl_->check_single(params);
   if (grad.size() != params.size()) {
     throw Error("the gradient array has " + std::to_string(grad.size()) + " values: expected " +
                 std::to_string(params.size()));
@@ -416,7 +423,7 @@ std::vector<double> Likelihood::chi2_and_grad_batch(std::span<const double> para
 }
 
 std::vector<std::complex<double>> Likelihood::model(std::span<const double> params) {
-  if (params.size() != num_parameters()) impl_->batch_size({params.data(), 0});
+  impl_->check_single(params);
   fit::SourceParameters p;
   fit::StationGains g;
   impl_->apply(params, p, g);

@@ -311,6 +311,10 @@ TEST(ApiLikelihood, BadInputNamesWhatIsWrong) {
   };
   const std::string len = message([&] { like.chi2(std::vector<double>(5, 1.0)); });
   EXPECT_NE(len.find("expected a multiple of the 6 free parameters"), std::string::npos) << len;
+  EXPECT_NE(len.find("has 5 values"), std::string::npos) << len;
+  // A whole multiple is a batch, not one vector: refused by chi2().
+  EXPECT_NE(message([&] { like.chi2(std::vector<double>(12, 1.0)); }).find("has 12 values"),
+            std::string::npos);
   std::vector<double> x = like.initial_parameters();
   x[3] = std::nan("");
   const std::string nan = message([&] { like.chi2(x); });
