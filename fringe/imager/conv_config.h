@@ -1,0 +1,28 @@
+// Settings of the convolutional-gridding imagers (image/algorithm = FFT and W-projection,
+// OSKAR 2.13's semantics; docs/imager.md "FFT" and "W-projection"). Typed, SI units; the app
+// layer maps the image/fft/ and image/wproj/ keys onto these fields.
+#pragma once
+
+namespace fringe::imager {
+
+// The separable convolution function of the FFT gridder (image/fft/kernel_type).
+enum class ConvKernelType { Spheroidal, Pillbox };
+
+struct FftConfig {
+  ConvKernelType kernel = ConvKernelType::Spheroidal;
+  int support = 3;           // half-width of the kernel [grid cells]: 2 support + 1 cells wide
+  int oversample = 100;      // kernel samples per grid cell
+  bool grid_on_gpu = false;  // image/fft/grid_on_gpu (with image/use_gpus)
+  bool fft_on_gpu = false;   // image/fft/use_gpu (with image/use_gpus)
+};
+
+struct WProjConfig {
+  int num_w_planes = 0;        // < 1: automatic, from the largest |w| and the field of view
+  int oversample = 4;          // w-kernel samples per grid cell (OSKAR's value for W-projection)
+  double padding = 1.2;        // grid = image size x padding, rounded to a composite even size
+  bool kernels_on_gpu = true;  // image/wproj/generate_w_kernels_on_gpu (with image/use_gpus)
+  bool grid_on_gpu = false;    // image/fft/grid_on_gpu applies to W-projection too
+  bool fft_on_gpu = false;     // image/fft/use_gpu
+};
+
+}  // namespace fringe::imager

@@ -1,0 +1,3 @@
+// Placeholder: filled in by its engineer this session.
+#include <gtest/gtest.h>
+TEST(Placeholder, test_fft_imager) { GTEST_SKIP() << "not written yet"; }
