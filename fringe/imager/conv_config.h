@@ -25,4 +25,9 @@ struct WProjConfig {
   bool fft_on_gpu = false;     // image/fft/use_gpu
 };
 
+// The W-projection grid side (OSKAR's choice): the smallest even number of the form
+// 2^a 3^b 5^c (fast FFT sizes) strictly larger than int(padding x image_size - 0.5), e.g.
+// 640 for a 512-pixel image and padding 1.2. Defined in wproj_grid_size.cpp.
+int wproj_grid_size(int image_size, double padding);
+
 }  // namespace fringe::imager
