@@ -285,8 +285,12 @@ __device__ __forceinline__ double warp_sum(double v) {
   return v;
 }
 
+// Minimum blocks per SM: the kernel is latency-bound, so more resident warps beat the spills
+// the register cap costs (H200, Montblanc's case: float chi2 3.38 -> 3.14 ms, double 6.56 ->
+// 6.16 ms; benchmarks/RESULTS.md). The gradient keeps more live values: 2 blocks.
 template <typename T, bool Full, bool HasJones, bool Uniform, Mode M>
-__global__ void __launch_bounds__(kThreads) likelihood_kernel(KernelArgs<T> a) {
+__global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
+    likelihood_kernel(KernelArgs<T> a) {
   constexpr int G = group_size<T, Full>();
   using AccT = typename Acc<T, Full>::type;
   __shared__ Shared<T, Full> sh;
