@@ -1,0 +1,54 @@
+// W-projection gridding (OSKAR 2.13's oskar_grid_wproj semantics; docs/imager.md
+// "W-projection"): each visibility is convolved onto the uv grid with the kernel of its w
+// plane (wproj_kernels.h), conv_grid.h's conventions for positions, skipped visibilities and
+// the norm:
+//  - position: pos_u = -u g cell, pos_v = v g cell (cells from the centre), nearest cell
+//    (round half away from zero) + g / 2; offset of the kernel sample
+//    round((round(pos) - pos) x oversample) in [-oversample/2, oversample/2];
+//  - plane round(sqrt(|w| w_scale)), the last plane beyond; the kernel's imaginary part
+//    negated for w > 0 (the kernels are made for w < 0);
+//  - a visibility whose 2 support + 1 cells leave the grid is not gridded: weight set to 0,
+//    counted in outside;
+//  - norm += weight x (sum of the real parts of the kernel values used).
+// Arithmetic (positions, products, grid sums) in T, as OSKAR's float and double gridders.
+#pragma once
+
+#include <vector>
+
+#include "fringe/core/complex.h"
+#include "fringe/imager/conv_grid.h"
+#include "fringe/imager/wproj_kernels.h"
+
+namespace fringe::imager {
+
+// The kernels in the order the gridder reads them, in precision T: for plane p, |off_u| = a
+// (0 .. oversample / 2) and v sample iv (0 .. extent(p) - 1), the 2 support + 1 values for
+// k = -support .. support at u sample |a + k oversample| (OSKAR's rearrangement, another
+// order): a negative off_u reads the same row backwards.
+template <typename T>
+struct WKernelRows {
+  int num_planes = 0;
+  int oversample = 4;
+  double w_scale = 0.0;
+  std::vector<int> support;
+  std::vector<std::size_t> start;  // [plane]
+  std::vector<Complex<T>> values;
+
+  const Complex<T>* row(int plane, int abs_off_u, int iv) const {
+    const std::size_t len = 2 * std::size_t(support[plane]) + 1;
+    const std::size_t e = std::size_t(support[plane]) * oversample + oversample / 2 + 1;
+    return &values[start[plane] + (std::size_t(abs_off_u) * e + iv) * len];
+  }
+};
+
+template <typename T>
+WKernelRows<T> kernel_rows(const WKernels& k);
+
+// Grids v onto grid [pol][grid_size][grid_size] (adding to it). num_threads: CPU threads
+// (0: all). The result is the same for every thread count: each grid cell receives its
+// contributions in visibility order.
+template <typename T>
+GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, double cell_rad,
+                          int grid_size, Complex<T>* grid, int num_threads);
+
+}  // namespace fringe::imager
