@@ -10,6 +10,7 @@
 
 #include "fringe/core/interrupt.h"
 #include "fringe/imager/wproj_grid.h"
+#include "fringe/imager/wproj_place.h"
 
 namespace fringe::imager {
 
@@ -44,39 +45,6 @@ WKernelRows<T> kernel_rows(const WKernels& k) {
   return r;
 }
 
-namespace {
-
-// Where one visibility goes: its centre cell, kernel sample offsets, plane and support.
-struct Placement {
-  int gu = 0, gv = 0;
-  int off_u = 0, off_v = 0;
-  int plane = 0, support = 0;
-  bool conj = false;  // w > 0: conjugate kernel
-  bool gridded = false;
-};
-
-template <typename T>
-Placement place(const WKernelRows<T>& k, T uu, T vv, T ww, T grid_scale, int grid_size) {
-  Placement p;
-  const T pos_u = -uu * grid_scale;
-  const T pos_v = vv * grid_scale;
-  const T ru = std::round(pos_u), rv = std::round(pos_v);
-  const int centre = grid_size / 2;
-  p.gu = static_cast<int>(ru) + centre;
-  p.gv = static_cast<int>(rv) + centre;
-  p.off_u = static_cast<int>(std::round((ru - pos_u) * T(k.oversample)));
-  p.off_v = static_cast<int>(std::round((rv - pos_v) * T(k.oversample)));
-  const auto iw = static_cast<std::size_t>(std::round(std::sqrt(std::fabs(ww * T(k.w_scale)))));
-  p.plane = iw < std::size_t(k.num_planes) ? int(iw) : k.num_planes - 1;
-  p.support = k.support[p.plane];
-  p.conj = ww > T(0);
-  p.gridded = !(p.gu + p.support >= grid_size || p.gu - p.support < 0 ||
-                p.gv + p.support >= grid_size || p.gv - p.support < 0);
-  return p;
-}
-
-}  // namespace
-
 template <typename T>
 GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, double cell_rad,
                           int grid_size, Complex<T>* grid, int num_threads) {
@@ -87,12 +55,13 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
   const int os = k.oversample;
 
   // Placement and kernel sum (real parts, in double as OSKAR) of every visibility.
-  std::vector<Placement> place_of(n);
+  std::vector<WPlacement> place_of(n);
   std::vector<double> kernel_sum(n, 0.0);
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (std::size_t i = 0; i < n; ++i) {
     if (!(v.weight[i] > 0.0f)) continue;
-    Placement p = place(k, T(v.uu[i]), T(v.vv[i]), T(v.ww[i]), grid_scale, grid_size);
+    const WPlacement p = wproj_place(T(v.uu[i]), T(v.vv[i]), T(v.ww[i]), grid_scale, grid_size, os,
+                                     T(k.w_scale), k.num_planes, k.support.data());
     place_of[i] = p;
     if (!p.gridded) continue;
     const int s = p.support, a = std::abs(p.off_u);
@@ -119,7 +88,7 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
   const int num_bands = (grid_size + kBand - 1) / kBand;
   std::vector<std::size_t> count(num_bands + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    const Placement& p = place_of[i];
+    const WPlacement& p = place_of[i];
     if (!(v.weight[i] > 0.0f)) continue;
     for (int b = (p.gv - p.support) / kBand; b <= (p.gv + p.support) / kBand; ++b) ++count[b + 1];
   }
@@ -128,7 +97,7 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
   {
     std::vector<std::size_t> fill(count.begin(), count.end() - 1);
     for (std::size_t i = 0; i < n; ++i) {
-      const Placement& p = place_of[i];
+      const WPlacement& p = place_of[i];
       if (!(v.weight[i] > 0.0f)) continue;
       for (int b = (p.gv - p.support) / kBand; b <= (p.gv + p.support) / kBand; ++b)
         members[fill[b]++] = i;
@@ -143,7 +112,7 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
     const int row0 = b * kBand, row1 = std::min(grid_size, row0 + kBand);
     for (std::size_t m = count[b]; m < count[b + 1]; ++m) {
       const std::size_t i = members[m];
-      const Placement& p = place_of[i];
+      const WPlacement& p = place_of[i];
       const int s = p.support, len = 2 * s + 1;
       const int a = std::abs(p.off_u);
       const T sign = p.conj ? T(-1) : T(1);
