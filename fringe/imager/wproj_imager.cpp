@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fringe/core/constants.h"
+#include "fringe/core/device.h"
 #include "fringe/core/error.h"
 #include "fringe/imager/conv_imager.h"
 #include "fringe/imager/conv_kernels.h"
@@ -84,7 +85,13 @@ std::vector<Complex<double>> wproj_image(const WProjConfig& cfg, VisBuffer<T>& v
 
   const std::size_t cells = std::size_t(g) * g;
   std::vector<Complex<T>> grid(std::size_t(npol) * cells, Complex<T>{T(0), T(0)});
-  totals = grid_wproj_cpu(rows, view, cell_rad, g, grid.data(), threads);
+  // image/fft/grid_on_gpu: the CUDA gridder on the first device (the CPU's without one).
+  bool on_gpu = false;
+#ifdef FRINGE_HAVE_CUDA
+  on_gpu = cfg.grid_on_gpu && !cuda_devices().empty();
+  if (on_gpu) totals = grid_wproj_cuda(rows, view, cell_rad, g, grid.data(), 0);
+#endif
+  if (!on_gpu) totals = grid_wproj_cpu(rows, view, cell_rad, g, grid.data(), threads);
 
   std::vector<Complex<double>> image(std::size_t(npol) * size * size, Complex<double>{0.0, 0.0});
   if (totals.gridded == 0 || totals.norm == 0.0) return image;

@@ -10,8 +10,10 @@
 #include <random>
 #include <vector>
 
+#include "fringe/core/constants.h"
 #include "fringe/core/device.h"
 #include "fringe/imager/conv_config.h"
+#include "fringe/imager/conv_imager.h"
 #include "fringe/imager/wproj_grid.h"
 #include "fringe/imager/wproj_kernels.h"
 
@@ -95,6 +97,34 @@ void compare_gpu_cpu(double tol) {
 TEST(WProjGpu, DoubleMatchesCpu) { compare_gpu_cpu<double>(1e-12); }
 
 TEST(WProjGpu, SingleMatchesCpu) { compare_gpu_cpu<float>(5e-5); }
+
+// wproj_image with image/fft/grid_on_gpu: the same image as on the CPU.
+TEST(WProjGpu, ImageOnGpuMatchesCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Case c = make_case(5000);
+  VisBuffer<double> vis;
+  vis.resize(c.uu.size(), 1, c.npol);
+  vis.freq_hz = {kSpeedOfLight};  // uvw in metres = wavelengths
+  for (std::size_t i = 0; i < c.uu.size(); ++i) {
+    vis.uvw_m[i] = {c.uu[i], c.vv[i], c.ww[i]};
+    vis.weight[i] = c.weight[i];
+  }
+  vis.vis = c.vis;
+  VisBuffer<double> vis_gpu = vis;
+  WProjConfig cpu, gpu;
+  gpu.grid_on_gpu = true;
+  GridTotals tc, tg;
+  const auto a = wproj_image(cpu, vis, c.n, c.cell, 0, tc);
+  const auto b = wproj_image(gpu, vis_gpu, c.n, c.cell, 0, tg);
+  EXPECT_EQ(tg.outside, tc.outside);
+  double peak = 0.0, worst = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    peak = std::max(peak, std::hypot(a[i].re, a[i].im));
+    worst = std::max(worst, std::hypot(a[i].re - b[i].re, a[i].im - b[i].im));
+  }
+  ASSERT_GT(peak, 0.0);
+  EXPECT_LE(worst, 1e-11 * peak);
+}
 
 }  // namespace
 }  // namespace fringe::imager
