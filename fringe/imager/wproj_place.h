@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cmath>
-#include <cstddef>
 
 #include "fringe/core/hd.h"
 #include "fringe/core/hd_math.h"
@@ -38,7 +37,8 @@ struct WPlacement {
 
 // pos = (-u, v) x grid_scale (grid_scale = grid_size x cell, in T); centre cell
 // round(pos) + grid_size / 2; offset round((round(pos) - pos) x oversample); plane
-// round(sqrt(|w| w_scale)), the last beyond; support[plane].
+// round(sqrt(|w| w_scale)), the last beyond; support[plane]. Not gridded (gridded = false)
+// when the support leaves the grid or |pos| >= grid_size (also NaN).
 template <typename T>
 FRINGE_HD_INLINE WPlacement wproj_place(T uu, T vv, T ww, T grid_scale, int grid_size,
                                         int oversample, T w_scale, int num_planes,
@@ -47,14 +47,18 @@ FRINGE_HD_INLINE WPlacement wproj_place(T uu, T vv, T ww, T grid_scale, int grid
   WPlacement p;
   const T pos_u = -uu * grid_scale;
   const T pos_v = vv * grid_scale;
+  // Far outside (or NaN): skipped before any conversion to int could overflow.
+  const T limit = T(grid_size);
+  if (!(pos_u > -limit && pos_u < limit && pos_v > -limit && pos_v < limit)) return p;
   const T ru = round_half_away(pos_u), rv = round_half_away(pos_v);
   p.gu = static_cast<int>(ru) + grid_size / 2;
   p.gv = static_cast<int>(rv) + grid_size / 2;
   p.off_u = static_cast<int>(round_half_away((ru - pos_u) * T(oversample)));
   p.off_v = static_cast<int>(round_half_away((rv - pos_v) * T(oversample)));
   const T aw = ww * w_scale;
-  const auto iw = static_cast<std::size_t>(round_half_away(detail::hd_sqrt(aw < T(0) ? -aw : aw)));
-  p.plane = iw < std::size_t(num_planes) ? int(iw) : num_planes - 1;
+  // Plane round(sqrt(|w| w_scale)), the last one beyond (and for a NaN w).
+  const T iw = round_half_away(detail::hd_sqrt(aw < T(0) ? -aw : aw));
+  p.plane = iw < T(num_planes) ? static_cast<int>(iw) : num_planes - 1;
   p.support = support[p.plane];
   p.conj = ww > T(0);
   p.gridded = !(p.gu + p.support >= grid_size || p.gu - p.support < 0 ||

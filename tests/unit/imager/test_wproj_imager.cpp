@@ -311,6 +311,33 @@ TEST(WProjGrid, PositiveWConjugatesKernel) {
   EXPECT_GT(maxim, 1e-3);  // the kernel at this w is complex: the test can fail
 }
 
+TEST(WProjGrid, FarAndNanPositionsCountedOutside) {
+  int g = 0;
+  const WKernels k = test_kernels(&g);
+  const WKernelRows<double> rows = kernel_rows<double>(k);
+  // u far beyond any int cell index, a NaN v, one just outside (support 4+ at the edge), one in.
+  const double uu[4] = {1e15, 0.0, 0.5 * g * 1.5625 - 1.0, 3.0};
+  const double vv[4] = {0.0, std::nan(""), 0.0, 3.0};
+  const double ww[4] = {0.0, 0.0, 0.0, std::nan("")};
+  const Complex<double> val[4] = {{1, 0}, {1, 0}, {1, 0}, {1, 0}};
+  float weight[4] = {1, 1, 1, 1};
+  ConvVisView<double> v;
+  v.num_vis = 4;
+  v.uu = uu;
+  v.vv = vv;
+  v.ww = ww;
+  v.vis = val;
+  v.weight = weight;
+  std::vector<Complex<double>> grid(std::size_t(g) * g);
+  const GridTotals t = grid_wproj_cpu(rows, v, 0.004, g, grid.data(), 1);  // du = 1.5625
+  EXPECT_EQ(t.outside, 3u);
+  EXPECT_EQ(t.gridded, 1u);  // a NaN w takes the last plane, as a w beyond the last
+  EXPECT_EQ(weight[0], 0.0f);
+  EXPECT_EQ(weight[1], 0.0f);
+  EXPECT_EQ(weight[2], 0.0f);
+  EXPECT_EQ(weight[3], 1.0f);
+}
+
 // ---- Precision and threads ----
 
 TEST(WProjImage, FloatMatchesDouble) {
