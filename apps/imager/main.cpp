@@ -33,6 +33,10 @@ const char* algorithm_name(im::Algorithm a) {
       return "DFT 2D";
     case im::Algorithm::Dft3d:
       return "DFT 3D";
+    case im::Algorithm::Fft:
+      return "FFT";
+    case im::Algorithm::WProjection:
+      return "W-projection";
   }
   return "?";
 }
@@ -49,13 +53,6 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   }
   config.force = options.force;
   config.strict = options.strict;
-  // OSKAR's imager defaults to FFT gridding, which fringe does not have yet: an OSKAR file
-  // without the key would otherwise run a different algorithm without a word.
-  if (!s.is_given("image/algorithm"))
-    log.warning(std::string("image/algorithm is not set: OSKAR's default (FFT) is not supported "
-                            "by fringe yet, so fringe's default ran instead (") +
-                algorithm_name(config.algorithm) +
-                "); set image/algorithm to choose one explicitly");
   constexpr double kArcsec = fringe::kRadToDeg * 3600.0;
   log.info("Imager");
   for (const auto& ms : config.input_ms) log.info("  input: " + ms + " (" + config.ms_column + ")");
@@ -72,6 +69,11 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
                  format_number(config.idg.padding) +
                  (config.idg.aterms.mode == im::ATermMode::StationBeams ? ", A-terms: station beams"
                                                                         : std::string())
+       : config.algorithm == im::Algorithm::Fft
+           ? std::string(config.fft.kernel == im::ConvKernelType::Pillbox ? ", pillbox"
+                                                                          : ", spheroidal") +
+                 " kernel, support " + std::to_string(config.fft.support) + ", oversample " +
+                 std::to_string(config.fft.oversample)
            : std::string()) +
       ", " + (config.precision == fringe::Precision::Double ? "double" : "single") + " precision");
   fringe::TerminalProgress bar(std::cout);

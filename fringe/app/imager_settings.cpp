@@ -69,6 +69,38 @@ imager::ATermConfig aterm_config(const settings::Settings& s) {
   return a;
 }
 
+// image/fft/ and image/wproj/ (OSKAR's keys) for algorithm FFT or W-projection. As in OSKAR,
+// the kernel keys apply to FFT only (W-projection makes its own kernels, oversampled 4x), and
+// the GPU switches need image/use_gpus.
+void conv_config(const settings::Settings& s, imager::ImagerConfig& c) {
+  const bool gpus = c.devices.use_gpus;
+  if (c.algorithm == Algorithm::Fft) {
+    c.fft.kernel = s.get_option("image/fft/kernel_type") == "Pillbox"
+                       ? imager::ConvKernelType::Pillbox
+                       : imager::ConvKernelType::Spheroidal;
+    c.fft.support = s.get_int("image/fft/support");
+    c.fft.oversample = s.get_int("image/fft/oversample");
+    // Support 1..64 cells (a 129 x 129 kernel; memo 086's 128 x 128 case fits), and at most
+    // 1e4 samples per cell: the table has oversample x (support + 1) values.
+    if (c.fft.support < 1 || c.fft.support > 64)
+      throw Error::in_setting("image/fft/support", s.get("image/fft/support"),
+                              "expected a kernel half-width of 1 to 64 grid cells");
+    if (c.fft.oversample < 1 || c.fft.oversample > 10000)
+      throw Error::in_setting("image/fft/oversample", s.get("image/fft/oversample"),
+                              "expected 1 to 10000 kernel samples per grid cell");
+    c.fft.grid_on_gpu = gpus && s.get_bool("image/fft/grid_on_gpu");
+    c.fft.fft_on_gpu = gpus && s.get_bool("image/fft/use_gpu");
+  } else {
+    c.wproj.num_w_planes = s.get_int("image/wproj/num_w_planes");
+    if (c.wproj.num_w_planes > 10000)
+      throw Error::in_setting("image/wproj/num_w_planes", s.get("image/wproj/num_w_planes"),
+                              "expected at most 10000 w planes (or 0: automatic)");
+    c.wproj.kernels_on_gpu = gpus && s.get_bool("image/wproj/generate_w_kernels_on_gpu");
+    c.wproj.grid_on_gpu = gpus && s.get_bool("image/fft/grid_on_gpu");
+    c.wproj.fft_on_gpu = gpus && s.get_bool("image/fft/use_gpu");
+  }
+}
+
 }  // namespace
 
 imager::ImagerConfig imager_config(const settings::Settings& s, const std::string& default_input) {
@@ -132,8 +164,14 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     c.algorithm = Algorithm::Dft2d;
   else if (alg == "DFT 3D")
     c.algorithm = Algorithm::Dft3d;
+  else if (alg == "FFT")
+    c.algorithm = Algorithm::Fft;
+  else if (alg == "W-projection")
+    c.algorithm = Algorithm::WProjection;
   else
-    throw Error::in_setting("image/algorithm", alg, "not supported by fringe yet (use IDG)");
+    throw Error::in_setting("image/algorithm", alg,
+                            "expected IDG, FFT, W-projection, DFT 2D or DFT 3D");
+  if (c.algorithm == Algorithm::Fft || c.algorithm == Algorithm::WProjection) conv_config(s, c);
   if (c.algorithm == Algorithm::Idg) {
     c.idg.subgrid_size = s.get_int("image/idg/subgrid_size");
     c.idg.kernel_size = s.get_int("image/idg/kernel_size");
@@ -170,6 +208,8 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     c.weighting = Weighting::Uniform;
   else if (wt == "Briggs")
     c.weighting = Weighting::Briggs;
+  else if (wt == "Radial")
+    c.weighting = Weighting::Radial;
   else
     throw Error::in_setting("image/weighting", wt, "not supported by fringe yet");
   if (c.weighting == Weighting::Briggs) c.robust = s.get_double("image/robust");

@@ -19,6 +19,7 @@
 #include "fringe/core/resources.h"
 #include "fringe/core/timer.h"
 #include "fringe/imager/aterm_beam.h"
+#include "fringe/imager/conv_imager.h"
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/image_output.h"
@@ -75,8 +76,19 @@ int padded_grid_size(int image_size, double padding) {
   return g + (g & 1);
 }
 
+int imaging_grid_size(const ImagerConfig& c) {
+  switch (c.algorithm) {
+    case Algorithm::Idg:
+      return padded_grid_size(c.size, c.idg.padding);
+    case Algorithm::WProjection:
+      return wproj_grid_size(c.size, c.wproj.padding);
+    default:
+      return c.size;
+  }
+}
+
 std::size_t estimated_grid_bytes(const ImagerConfig& c) {
-  const std::size_t g = padded_grid_size(c.size, c.algorithm == Algorithm::Idg ? c.idg.padding : 1);
+  const std::size_t g = imaging_grid_size(c);
   const std::size_t npol = num_product_pols(c.image_type);
   const std::size_t elem = c.precision == Precision::Double ? 16 : 8;
   return npol * g * g * elem + 2 * npol * std::size_t(c.size) * c.size * 16;
@@ -110,6 +122,26 @@ void report_non_finite(const ImagerConfig& cfg, const InputSummary& in, Logger* 
                           " (not imaged; the rest of the image is unaffected)";
   if (cfg.strict) throw Error(msg + " (an error with --strict)");
   log_warning(log, msg);
+}
+
+std::string algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::Idg:
+      return "Image-Domain Gridding";
+    case Algorithm::Fft:
+      return "FFT (convolutional gridding)";
+    case Algorithm::WProjection:
+      return "W-projection";
+    default:
+      return "direct Fourier transform";
+  }
+}
+
+// Where a non-IDG algorithm runs (IDG: its back end's name).
+std::string algorithm_device(const ImagerConfig& cfg) {
+  if (cfg.algorithm == Algorithm::Fft) return "FFT gridder (CPU)";
+  if (cfg.algorithm == Algorithm::WProjection) return "W-projection gridder (CPU)";
+  return "DFT (CPU)";
 }
 
 std::string gib(double bytes) {
@@ -290,6 +322,15 @@ PlaneImage image_plane(const ImagerConfig& cfg, const GridGeometry& g, const Tap
                        const InputSummary& in, VisBuffer<T>& vis, IdgBackend<T>* backend,
                        bool first_plane, Logger* log, ImagerResult& res, ImagePlanes& planes) {
   PlaneImage out;
+  if (cfg.algorithm == Algorithm::Fft || cfg.algorithm == Algorithm::WProjection) {
+    GridTotals t;
+    out.image = cfg.algorithm == Algorithm::Fft
+                    ? fft_image(cfg.fft, vis, cfg.size, cfg.cell_rad, cfg.num_threads, t)
+                    : wproj_image(cfg.wproj, vis, cfg.size, cfg.cell_rad, cfg.num_threads, t);
+    res.num_gridded += t.gridded;
+    res.num_outside += t.outside;
+    return out;
+  }
   if (cfg.algorithm != Algorithm::Idg) {
     out.image = dft_image(vis, cfg.size, cfg.cell_rad, cfg.algorithm == Algorithm::Dft3d);
     for (float w : vis.weight) res.num_gridded += w > 0;
@@ -442,10 +483,7 @@ ImageCube image_cube(const ImagerConfig& cfg, const InputSummary& in,
     cube.freq_hz = {f / freq_hz.size()};  // MFS: the mean frequency
   }
   if (cfg.image_type == ImageType::Psf) cube.bunit = "";
-  cube.history.push_back("fringe imager: " +
-                         std::string(cfg.algorithm == Algorithm::Idg ? "Image-Domain Gridding"
-                                                                     : "direct Fourier transform") +
-                         " on " + device);
+  cube.history.push_back("fringe imager: " + algorithm_name(cfg.algorithm) + " on " + device);
   return cube;
 }
 
@@ -489,10 +527,7 @@ ImagePlanes image_buffer(const ImagerConfig& cfg, const InputSummary& in, VisBuf
                          Stage& stage) {
   Timer timer;
   const Taper taper(cfg.idg.taper, cfg.idg.taper_support);
-  const GridGeometry g = grid_geometry(
-      cfg, taper,
-      cfg.algorithm == Algorithm::Idg ? padded_grid_size(cfg.size, cfg.idg.padding) : cfg.size,
-      in.max_abs_w_lambda);
+  const GridGeometry g = grid_geometry(cfg, taper, imaging_grid_size(cfg), in.max_abs_w_lambda);
   res.grid_size = g.grid_size;
   warn_long_baselines(g, in, log);
   std::unique_ptr<IdgBackend<T>> backend;
@@ -500,7 +535,7 @@ ImagePlanes image_buffer(const ImagerConfig& cfg, const InputSummary& in, VisBuf
     backend = make_backend<T>(cfg, log);
     res.device = backend->name();
   } else {
-    res.device = "DFT (CPU)";
+    res.device = algorithm_device(cfg);
   }
   ImagePlanes planes =
       allocate_planes(cfg, g, all.num_pols, cfg.channel_snapshots ? all.num_channels : 1,
@@ -683,7 +718,8 @@ ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logg
                 " physical); use a smaller ImagerConfig.size or single precision "
                 "(ImagerConfig.precision) (or --force)");
   check_run_size(estimate_run(cfg), cfg.force, log);
-  if (cfg.algorithm != Algorithm::Idg && cfg.image_type == ImageType::Linear)
+  if ((cfg.algorithm == Algorithm::Dft2d || cfg.algorithm == Algorithm::Dft3d) &&
+      cfg.image_type == ImageType::Linear)
     log_info(log, "imager: DFT of four products: slow for large images");
   Stage stage;
   try {

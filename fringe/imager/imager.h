@@ -78,5 +78,8 @@ std::size_t physical_memory_bytes();
 
 // The grid side for an image side and padding factor (even, >= image size).
 int padded_grid_size(int image_size, double padding);
+// The uv grid side of a run: IDG's padded grid, W-projection's (wproj_grid_size), or the image
+// size (FFT, and the DFTs' notional grid used by uniform weighting).
+int imaging_grid_size(const ImagerConfig& config);
 
 }  // namespace fringe::imager

@@ -11,6 +11,7 @@
 
 #include "fringe/core/device.h"
 #include "fringe/core/precision.h"
+#include "fringe/imager/conv_config.h"
 #include "fringe/imager/taper.h"
 #include "fringe/jones/station_beam_config.h"
 
@@ -22,8 +23,10 @@ namespace fringe::imager {
 
 // Image products (OSKAR's image/image_type). Linear and Stokes make four images.
 enum class ImageType { Linear, XX, XY, YX, YY, Stokes, I, Q, U, V, Psf };
-enum class Algorithm { Idg, Dft2d, Dft3d };
-enum class Weighting { Natural, Uniform, Briggs };
+// Fft and WProjection: OSKAR's convolutional gridders (conv_config.h, conv_imager.h).
+enum class Algorithm { Idg, Dft2d, Dft3d, Fft, WProjection };
+// Radial (OSKAR's): each weight times the visibility's uv distance sqrt(u^2 + v^2) [wavelengths].
+enum class Weighting { Natural, Radial, Uniform, Briggs };
 
 // A-terms of IDG (image/idg/aterms; aterm_beam.h, docs/imager.md "A-terms"). None: identity.
 // StationBeams: each station's beam E from fringe/jones (and, in Full mode with four
@@ -82,6 +85,8 @@ struct ImagerConfig {
 
   Algorithm algorithm = Algorithm::Idg;
   IdgConfig idg;
+  FftConfig fft;      // algorithm Fft
+  WProjConfig wproj;  // algorithm WProjection
   Weighting weighting = Weighting::Natural;
   double robust = 0.0;
   double taper_u_lambda = 0.0;  // Gaussian uv taper: weight x exp(ln 0.3 (u/u0)^2) (0: none)

@@ -47,6 +47,22 @@ void validate(const ImagerConfig& c) {
       throw Error::in_field("ImagerConfig.centre_dec_rad", num(c.centre_dec_rad * kRadToDeg),
                             "expected a declination in [-90, 90] degrees");
   }
+  if (c.algorithm == Algorithm::Fft) {
+    if (c.fft.support < 1 || c.fft.support > 64)
+      throw Error::in_field("FftConfig.support", std::to_string(c.fft.support),
+                            "expected a kernel half-width of 1 to 64 grid cells");
+    if (c.fft.oversample < 1 || c.fft.oversample > 10000)
+      throw Error::in_field("FftConfig.oversample", std::to_string(c.fft.oversample),
+                            "expected 1 to 10000 kernel samples per grid cell");
+  }
+  if (c.algorithm == Algorithm::WProjection) {
+    if (c.wproj.num_w_planes > 10000)
+      throw Error::in_field("WProjConfig.num_w_planes", std::to_string(c.wproj.num_w_planes),
+                            "expected at most 10000 w planes (or 0: automatic)");
+    if (!(c.wproj.padding >= 1.0 && c.wproj.padding <= 4.0))
+      throw Error::in_field("WProjConfig.padding", num(c.wproj.padding),
+                            "expected a grid padding factor of 1 to 4");
+  }
   if (c.algorithm != Algorithm::Idg) return;
   const IdgConfig& g = c.idg;
   if (!(g.padding >= 1.0) || !std::isfinite(g.padding))
@@ -115,7 +131,7 @@ RunEstimate estimate_run(const ImagerConfig& c) {
   const double elem = dbl ? 16 : 8;  // complex grid value
   const double npol = num_product_pols(c.image_type);
   const double n = c.size;
-  const double g = c.algorithm == Algorithm::Idg ? padded_grid_size(c.size, c.idg.padding) : n;
+  const double g = imaging_grid_size(c);
   const double planes = c.channel_snapshots ? nchan : 1;
   // The visibility buffer [row][channel][product] with its weights, per-row metadata (UVW,
   // time, baseline, stations, file and row index); one more channel's copy for snapshots.
@@ -140,7 +156,7 @@ RunEstimate estimate_run(const ImagerConfig& c) {
            std::to_string(int(npol)) + " image(s) of " + std::to_string(c.size) + " x " +
            std::to_string(c.size) + " pixels" +
            (c.channel_snapshots ? " x " + std::to_string(nchan) + " channels" : "") +
-           (c.algorithm == Algorithm::Idg ? ", grid " + num(g) + " x " + num(g) : "") + ")";
+           (g != n ? ", grid " + num(g) + " x " + num(g) : "") + ")";
   e.setting_hint =
       "ImagerConfig.size, IdgConfig.padding, ImagerConfig.channel_snapshots, "
       "ImagerConfig.precision";

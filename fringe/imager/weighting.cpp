@@ -14,7 +14,17 @@ double apply_weighting(const ImagerConfig& cfg, const GridGeometry& g, VisBuffer
     *index = y * gs + x;
     return true;
   };
-  if (cfg.weighting != Weighting::Natural) {
+  if (cfg.weighting == Weighting::Radial) {
+    // OSKAR's radial weighting: w x |(u, v)| in wavelengths (a crude uniform weighting for
+    // arrays whose uv density falls as 1/|uv|). The centre of the uv plane gets weight 0.
+    for (std::size_t r = 0; r < v.num_rows; ++r)
+      for (int c = 0; c < v.num_channels; ++c) {
+        float& w = v.weight[r * v.num_channels + c];
+        if (!(w > 0)) continue;
+        const double s = v.freq_hz[c] / kSpeedOfLight;
+        w = static_cast<float>(w * std::hypot(v.uvw_m[r][0] * s, v.uvw_m[r][1] * s));
+      }
+  } else if (cfg.weighting != Weighting::Natural) {
     std::vector<double> density(std::size_t(gs) * gs, 0.0);
     for (std::size_t r = 0; r < v.num_rows; ++r)
       for (int c = 0; c < v.num_channels; ++c) {

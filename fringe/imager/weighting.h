@@ -1,4 +1,5 @@
 // Imaging weights (Briggs 1995, PhD thesis, NMT, chapter 3): natural (the data weights),
+// radial (OSKAR's: times the uv distance in wavelengths),
 // uniform (divided by the sum of weights W_cell in the visibility's uv cell of the imaging
 // grid, both (u, v) and (-u, -v) counted) and Briggs robust R:
 //   w / (1 + W_cell f^2), f^2 = (5 10^-R)^2 / (sum_cells W_cell^2 / sum w).

@@ -45,23 +45,36 @@ struct PyImager {
   }
 };
 
+// OSKAR's names (oskar.Imager.algorithm, .weighting).
+constexpr std::pair<const char*, Algorithm> kAlgorithms[] = {
+    {"FFT", Algorithm::Fft},
+    {"W-projection", Algorithm::WProjection},
+    {"IDG", Algorithm::Idg},
+    {"DFT 2D", Algorithm::Dft2d},
+    {"DFT 3D", Algorithm::Dft3d}};
 std::string algorithm_name(Algorithm a) {
-  return a == Algorithm::Idg ? "IDG" : a == Algorithm::Dft2d ? "DFT 2D" : "DFT 3D";
+  for (const auto& [n, v] : kAlgorithms)
+    if (v == a) return n;
+  return "?";
 }
 Algorithm algorithm_of(const std::string& s) {
-  if (s == "IDG") return Algorithm::Idg;
-  if (s == "DFT 2D") return Algorithm::Dft2d;
-  if (s == "DFT 3D") return Algorithm::Dft3d;
-  throw Error("Imager.algorithm '" + s + "': expected 'IDG', 'DFT 2D' or 'DFT 3D'");
+  for (const auto& [n, v] : kAlgorithms)
+    if (s == n) return v;
+  throw Error("Imager.algorithm '" + s +
+              "': expected 'FFT', 'W-projection', 'IDG', 'DFT 2D' or 'DFT 3D'");
 }
 std::string weighting_name(Weighting w) {
-  return w == Weighting::Natural ? "Natural" : w == Weighting::Uniform ? "Uniform" : "Robust";
+  return w == Weighting::Natural   ? "Natural"
+         : w == Weighting::Radial  ? "Radial"
+         : w == Weighting::Uniform ? "Uniform"
+                                   : "Robust";
 }
 Weighting weighting_of(const std::string& s) {
   if (s == "Natural") return Weighting::Natural;
+  if (s == "Radial") return Weighting::Radial;
   if (s == "Uniform") return Weighting::Uniform;
   if (s == "Robust" || s == "Briggs") return Weighting::Briggs;
-  throw Error("Imager.weighting '" + s + "': expected 'Natural', 'Uniform' or 'Robust'");
+  throw Error("Imager.weighting '" + s + "': expected 'Natural', 'Radial', 'Uniform' or 'Robust'");
 }
 std::string image_type_name(ImageType t) {
   for (const auto& [n, v] : kImageTypes)
