@@ -33,6 +33,14 @@ struct WKernelRows {
   std::vector<int> support;
   std::vector<std::size_t> start;  // [plane]
   std::vector<Complex<T>> values;
+  // Sum of the real parts of the kernel values one visibility uses, per plane and kernel
+  // offsets: [plane][off_u + oversample/2][off_v + oversample/2] (the norm's term).
+  std::vector<double> kernel_sum;
+
+  double sum_of(int plane, int off_u, int off_v) const {
+    const int n = oversample + 1, h = oversample / 2;
+    return kernel_sum[(std::size_t(plane) * n + (off_u + h)) * n + (off_v + h)];
+  }
 
   const Complex<T>* row(int plane, int abs_off_u, int iv) const {
     const std::size_t len = 2 * std::size_t(support[plane]) + 1;

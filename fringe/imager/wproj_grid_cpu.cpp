@@ -42,6 +42,20 @@ WKernelRows<T> kernel_rows(const WKernels& k) {
         }
       }
   }
+  // Sum of the real parts a visibility uses, per (plane, off_u, off_v), in OSKAR's order (v
+  // rows, then u from -support up, i.e. a row backwards for a negative off_u).
+  r.kernel_sum.resize(std::size_t(k.num_planes) * (os + 1) * (os + 1));
+  for (int p = 0; p < k.num_planes; ++p)
+    for (int ou = -half; ou <= half; ++ou)
+      for (int ov = -half; ov <= half; ++ov) {
+        const int s = k.support[p], len = 2 * s + 1;
+        double sum = 0.0;
+        for (int j = -s; j <= s; ++j) {
+          const Complex<T>* row = r.row(p, std::abs(ou), std::abs(ov + j * os));
+          for (int c = 0; c < len; ++c) sum += double(row[ou >= 0 ? c : len - 1 - c].re);
+        }
+        r.kernel_sum[(std::size_t(p) * (os + 1) + (ou + half)) * (os + 1) + (ov + half)] = sum;
+      }
   return r;
 }
 
@@ -54,93 +68,96 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
   const T grid_scale = T(grid_size) * T(cell_rad);
   const int os = k.oversample;
 
-  // Placement and kernel sum (real parts, in double as OSKAR) of every visibility.
+  // Placement of every visibility; totals (norm in visibility order, as OSKAR).
   std::vector<WPlacement> place_of(n);
-  std::vector<double> kernel_sum(n, 0.0);
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (std::size_t i = 0; i < n; ++i) {
     if (!(v.weight[i] > 0.0f)) continue;
-    const WPlacement p = wproj_place(T(v.uu[i]), T(v.vv[i]), T(v.ww[i]), grid_scale, grid_size, os,
-                                     T(k.w_scale), k.num_planes, k.support.data());
-    place_of[i] = p;
-    if (!p.gridded) continue;
-    const int s = p.support, a = std::abs(p.off_u);
-    double sum = 0.0;
-    for (int j = -s; j <= s; ++j) {
-      const Complex<T>* row = k.row(p.plane, a, std::abs(p.off_v + j * os));
-      for (int c = 0; c < 2 * s + 1; ++c) sum += row[c].re;
-    }
-    kernel_sum[i] = sum;
+    place_of[i] = wproj_place(T(v.uu[i]), T(v.vv[i]), T(v.ww[i]), grid_scale, grid_size, os,
+                              T(k.w_scale), k.num_planes, k.support.data());
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (!(v.weight[i] > 0.0f)) continue;
-    if (!place_of[i].gridded) {
+    const WPlacement& p = place_of[i];
+    if (!p.gridded) {
       ++totals.outside;
       v.weight[i] = 0.0f;
       continue;
     }
     ++totals.gridded;
-    totals.norm += kernel_sum[i] * double(T(v.weight[i]));
+    totals.norm += k.sum_of(p.plane, p.off_u, p.off_v) * double(T(v.weight[i]));
   }
 
-  // Bands of grid rows and, per band, the visibilities reaching it (in order).
-  constexpr int kBand = 8;
-  const int num_bands = (grid_size + kBand - 1) / kBand;
+  // Adds visibility i's kernel rows that fall in grid rows [row0, row1).
+  const int npol = v.num_pols;
+  const std::size_t plane_cells = std::size_t(grid_size) * grid_size;
+  auto add_rows = [&](std::size_t i, int row0, int row1) {
+    const WPlacement& p = place_of[i];
+    const int s = p.support, len = 2 * s + 1;
+    const int a = std::abs(p.off_u);
+    const T sign = p.conj ? T(-1) : T(1);
+    const T wt = T(v.weight[i]);
+    const int j0 = std::max(-s, row0 - p.gv), j1 = std::min(s, row1 - 1 - p.gv);
+    for (int q = 0; q < npol; ++q) {
+      const Complex<T> val = v.vis[i * npol + q];
+      const T v_re = wt * val.re, v_im = wt * val.im;
+      Complex<T>* g = grid + q * plane_cells;
+      for (int j = j0; j <= j1; ++j) {
+        const Complex<T>* row = k.row(p.plane, a, std::abs(p.off_v + j * os));
+        Complex<T>* out = g + std::size_t(p.gv + j) * grid_size + (p.gu - s);
+        if (p.off_u >= 0) {
+          for (int c = 0; c < len; ++c) {
+            const T c_re = row[c].re, c_im = row[c].im * sign;
+            out[c].re += v_re * c_re - v_im * c_im;
+            out[c].im += v_im * c_re + v_re * c_im;
+          }
+        } else {
+          for (int c = 0; c < len; ++c) {
+            const T c_re = row[len - 1 - c].re, c_im = row[len - 1 - c].im * sign;
+            out[c].re += v_re * c_re - v_im * c_im;
+            out[c].im += v_im * c_re + v_re * c_im;
+          }
+        }
+      }
+    }
+  };
+
+  if (threads == 1) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(v.weight[i] > 0.0f)) continue;
+      if ((i & 0xffff) == 0) interrupt::throw_if_requested();
+      add_rows(i, 0, grid_size);
+    }
+    return totals;
+  }
+
+  // Bands of grid rows (about 4 per thread, 8 to 64 rows) and, per band, the visibilities
+  // reaching it, in order. The band height changes no result: each cell still receives its
+  // contributions in visibility order.
+  const int band = std::clamp(grid_size / (4 * threads), 8, 64);
+  const int num_bands = (grid_size + band - 1) / band;
   std::vector<std::size_t> count(num_bands + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    const WPlacement& p = place_of[i];
     if (!(v.weight[i] > 0.0f)) continue;
-    for (int b = (p.gv - p.support) / kBand; b <= (p.gv + p.support) / kBand; ++b) ++count[b + 1];
+    const WPlacement& p = place_of[i];
+    for (int b = (p.gv - p.support) / band; b <= (p.gv + p.support) / band; ++b) ++count[b + 1];
   }
   for (int b = 0; b < num_bands; ++b) count[b + 1] += count[b];
   std::vector<std::size_t> members(count[num_bands]);
   {
     std::vector<std::size_t> fill(count.begin(), count.end() - 1);
     for (std::size_t i = 0; i < n; ++i) {
-      const WPlacement& p = place_of[i];
       if (!(v.weight[i] > 0.0f)) continue;
-      for (int b = (p.gv - p.support) / kBand; b <= (p.gv + p.support) / kBand; ++b)
+      const WPlacement& p = place_of[i];
+      for (int b = (p.gv - p.support) / band; b <= (p.gv + p.support) / band; ++b)
         members[fill[b]++] = i;
     }
   }
-
-  const int npol = v.num_pols;
-  const std::size_t plane_cells = std::size_t(grid_size) * grid_size;
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
   for (int b = 0; b < num_bands; ++b) {
     if (interrupt::requested()) continue;  // SIGINT/SIGTERM: no throw inside OpenMP
-    const int row0 = b * kBand, row1 = std::min(grid_size, row0 + kBand);
-    for (std::size_t m = count[b]; m < count[b + 1]; ++m) {
-      const std::size_t i = members[m];
-      const WPlacement& p = place_of[i];
-      const int s = p.support, len = 2 * s + 1;
-      const int a = std::abs(p.off_u);
-      const T sign = p.conj ? T(-1) : T(1);
-      const T wt = T(v.weight[i]);
-      const int j0 = std::max(-s, row0 - p.gv), j1 = std::min(s, row1 - 1 - p.gv);
-      for (int q = 0; q < npol; ++q) {
-        const Complex<T> val = v.vis[i * npol + q];
-        const T v_re = wt * val.re, v_im = wt * val.im;
-        Complex<T>* g = grid + q * plane_cells;
-        for (int j = j0; j <= j1; ++j) {
-          const Complex<T>* row = k.row(p.plane, a, std::abs(p.off_v + j * os));
-          Complex<T>* out = g + std::size_t(p.gv + j) * grid_size + (p.gu - s);
-          if (p.off_u >= 0) {
-            for (int c = 0; c < len; ++c) {
-              const T c_re = row[c].re, c_im = row[c].im * sign;
-              out[c].re += v_re * c_re - v_im * c_im;
-              out[c].im += v_im * c_re + v_re * c_im;
-            }
-          } else {
-            for (int c = 0; c < len; ++c) {
-              const T c_re = row[len - 1 - c].re, c_im = row[len - 1 - c].im * sign;
-              out[c].re += v_re * c_re - v_im * c_im;
-              out[c].im += v_im * c_re + v_re * c_im;
-            }
-          }
-        }
-      }
-    }
+    const int row0 = b * band, row1 = std::min(grid_size, row0 + band);
+    for (std::size_t m = count[b]; m < count[b + 1]; ++m) add_rows(members[m], row0, row1);
   }
   interrupt::throw_if_requested();
   return totals;
