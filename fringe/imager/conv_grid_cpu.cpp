@@ -37,16 +37,16 @@ constexpr int kBandRows = 8;
 constexpr std::size_t kChunk = std::size_t(1)
                                << 22;  // visibilities whose norm terms are held at a time
 
-// Thread `tid` of `nthr` adds, for visibilities c0 .. c0 + n - 1, the rows of its bands. S > 0:
+// Thread `tid` adds, for visibilities c0 .. c0 + n - 1, the rows of its bands. S > 0:
 // the support as a compile-time constant (OSKAR's default 3), else `support` at run time.
 // Every thread places every visibility (the same arithmetic, so the same cells); thread 0 alone
 // counts those off the grid and zeroes their weight (the others skip them before reading the
 // weight). The owner of a visibility's central row writes its norm term. Returns the number
 // off the grid (thread 0; 0 for the others).
 template <typename T, int S>
-std::size_t grid_rows(int tid, int nthr, std::size_t c0, std::size_t n, const ConvVisView<T>& v,
-                      const T* kern, int support, int os, double cell_rad, int grid_size,
-                      Complex<T>* grid, double* norm_term) {
+std::size_t grid_rows(int tid, const int* owner, std::size_t c0, std::size_t n,
+                      const ConvVisView<T>& v, const T* kern, int support, int os, double cell_rad,
+                      int grid_size, Complex<T>* grid, double* norm_term) {
   const int s = S > 0 ? S : support;
   constexpr int kW = S > 0 ? 2 * S + 1 : 1;
   T cu_fix[kW], cv_fix[kW];
@@ -77,7 +77,7 @@ std::size_t grid_rows(int tid, int nthr, std::size_t c0, std::size_t n, const Co
     // The bands of rows gv - s .. gv + s (at most a few) that are this thread's.
     const int b0 = (gv - s) / kBandRows, b1 = (gv + s) / kBandRows;
     bool mine = false;
-    for (int b = b0; b <= b1; ++b) mine = mine || b % nthr == tid;
+    for (int b = b0; b <= b1; ++b) mine = mine || owner[b] == tid;
     if (!mine) continue;
     const T w = T(v.weight[q]);
     if (!(w > T(0))) continue;  // flagged / not selected: not gridded, not counted
@@ -87,7 +87,7 @@ std::size_t grid_rows(int tid, int nthr, std::size_t c0, std::size_t n, const Co
       cu[k] = kern[std::abs(off_u + k * os)];
       cv[k] = kern[std::abs(off_v + k * os)];
     }
-    if ((gv / kBandRows) % nthr == tid) {
+    if (owner[gv / kBandRows] == tid) {
       // weight x sum over the cells of k_u k_v = weight x (sum k_u) (sum k_v) (OSKAR sums the
       // 49 products one by one; the factored form differs by rounding only, 1e-16 relative
       // in double, and avoids a 49-long chain of dependent additions per visibility).
@@ -98,10 +98,17 @@ std::size_t grid_rows(int tid, int nthr, std::size_t c0, std::size_t n, const Co
       }
       norm_term[i] = su * sv * double(w);
     }
-    for (int b = b0; b <= b1; ++b) {
-      if (b % nthr != tid) continue;
+    // Runs of consecutive bands of this thread (one run with one thread).
+    for (int b = b0; b <= b1;) {
+      if (owner[b] != tid) {
+        ++b;
+        continue;
+      }
+      int e = b;
+      while (e < b1 && owner[e + 1] == tid) ++e;
       const int j0 = std::max(-s, b * kBandRows - gv);
-      const int j1 = std::min(s, b * kBandRows + kBandRows - 1 - gv);
+      const int j1 = std::min(s, (e + 1) * kBandRows - 1 - gv);
+      b = e + 1;
       for (int pol = 0; pol < npol; ++pol) {
         const Complex<T> val = v.vis[q * npol + pol];
         const T v_re = w * val.re, v_im = w * val.im;
@@ -137,6 +144,10 @@ GridTotals grid_simple_cpu(const ConvKernel1d& k, const ConvVisView<T>& v, doubl
   const int nt = num_threads > 0 ? num_threads : omp_get_max_threads();
   // The kernel in the gridding precision (OSKAR converts its table to the imager's).
   const std::vector<T> kern(k.values.begin(), k.values.end());
+  // owner[band]: the thread that adds the band's rows (band b to thread b mod threads; a
+  // table, as an integer division per band and visibility costs more than the lookup).
+  const int num_bands = (grid_size + kBandRows - 1) / kBandRows;
+  std::vector<int> owner(num_bands);
   GridTotals tot;
   std::vector<double> norm_term;  // per visibility: weight x sum of its kernel products
   for (std::size_t c0 = 0; c0 < v.num_vis; c0 += kChunk) {
@@ -145,11 +156,13 @@ GridTotals grid_simple_cpu(const ConvKernel1d& k, const ConvVisView<T>& v, doubl
     std::size_t outside = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : outside)
     {
-      const int tid = omp_get_thread_num(), nthr = omp_get_num_threads();
-      outside += support == 3 ? grid_rows<T, 3>(tid, nthr, c0, n, v, kern.data(), support, os,
-                                                cell_rad, grid_size, grid, norm_term.data())
-                              : grid_rows<T, 0>(tid, nthr, c0, n, v, kern.data(), support, os,
-                                                cell_rad, grid_size, grid, norm_term.data());
+#pragma omp single
+      for (int b = 0; b < num_bands; ++b) owner[b] = b % omp_get_num_threads();
+      const int tid = omp_get_thread_num();
+      outside += support == 3 ? grid_rows<T, 3>(tid, owner.data(), c0, n, v, kern.data(), support,
+                                                os, cell_rad, grid_size, grid, norm_term.data())
+                              : grid_rows<T, 0>(tid, owner.data(), c0, n, v, kern.data(), support,
+                                                os, cell_rad, grid_size, grid, norm_term.data());
     }
     tot.outside += outside;
     // The norm summed serially in visibility order (the same for any number of threads).
