@@ -61,8 +61,8 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
 
 // The same gridding on CUDA device `device` (wproj_grid_cuda.cu; only in builds with CUDA):
 // grid is host memory [pol][grid_size][grid_size], added to. Placement, skipped visibilities
-// (weight set to 0) and totals as grid_wproj_cpu, the norm summed on the host in visibility
-// order; one warp per visibility adds its kernel cells with atomic additions, so the grid
+// (weight set to 0) and totals as grid_wproj_cpu (identical: summed on the host in visibility
+// order); one warp per visibility adds its kernel cells with atomic additions, so the grid
 // equals the CPU's to rounding (the order of the additions differs).
 template <typename T>
 GridTotals grid_wproj_cuda(const WKernelRows<T>& k, const ConvVisView<T>& v, double cell_rad,

@@ -1,8 +1,9 @@
-// W-projection gridding on a CUDA device (wproj_grid.h, grid_wproj_cuda). Two passes, one warp
-// per visibility: placement (wproj_place.h, the CPU's formula) and the sum of the kernel values
-// it uses; then the scatter of value x weight x kernel onto the grid with atomic additions
-// (all polarisations per kernel read). Kernels read as WKernelRows (OSKAR's rearranged order:
-// consecutive lanes read consecutive values of a row).
+// W-projection gridding on a CUDA device (wproj_grid.h, grid_wproj_cuda). Two passes: the
+// placement of each visibility (wproj_place.h, the CPU's formula), then, one warp per
+// visibility, the scatter of value x weight x kernel onto the grid with atomic additions (all
+// polarisations per kernel read). Totals on the host, from the placements and the kernel
+// rows' tabulated sums, exactly as the CPU gridder. Kernels read as WKernelRows (OSKAR's
+// rearranged order: consecutive lanes read consecutive values of a row).
 #include <cstddef>
 #include <vector>
 
@@ -36,32 +37,18 @@ __device__ const Complex<T>* kernel_row(const DeviceKernels& k, const Complex<T>
   return values + k.start[p.plane] + (std::size_t(a) * e + iv) * len;
 }
 
+// One thread per visibility: its placement (not gridded when its weight is not > 0).
 template <typename T>
 __global__ void wproj_place_kernel(std::size_t n, const double* uu, const double* vv,
                                    const double* ww, const float* weight, T grid_scale,
-                                   int grid_size, T w_scale, DeviceKernels k,
-                                   const Complex<T>* values, WPlacement* place,
-                                   double* kernel_sum) {
-  const std::size_t i = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  const int lane = threadIdx.x % kWarp;
+                                   int grid_size, T w_scale, DeviceKernels k, WPlacement* place) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   WPlacement p;
   if (weight[i] > 0.0f)
     p = wproj_place(T(uu[i]), T(vv[i]), T(ww[i]), grid_scale, grid_size, k.oversample, w_scale,
                     k.num_planes, k.support);
-  double sum = 0.0;
-  if (p.gridded) {
-    const int len = 2 * p.support + 1;
-    for (int idx = lane; idx < len * len; idx += kWarp) {
-      const int j = idx / len - p.support;
-      sum += double(kernel_row(k, values, p, j)[idx % len].re);
-    }
-  }
-  for (int off = kWarp / 2; off > 0; off /= 2) sum += __shfl_down_sync(0xffffffffu, sum, off);
-  if (lane == 0) {
-    place[i] = p;
-    kernel_sum[i] = sum;
-  }
+  place[i] = p;
 }
 
 template <typename T>
@@ -106,7 +93,7 @@ GridTotals grid_wproj_cuda(const WKernelRows<T>& k, const ConvVisView<T>& v, dou
   GpuBuffer<int> d_support;
   GpuBuffer<std::size_t> d_start;
   GpuBuffer<Complex<T>> d_values, d_vis, d_grid;
-  GpuBuffer<double> d_uu, d_vv, d_ww, d_sum;
+  GpuBuffer<double> d_uu, d_vv, d_ww;
   GpuBuffer<float> d_weight;
   GpuBuffer<WPlacement> d_place;
   DeviceKernels dk{k.num_planes, k.oversample, d_support.upload(k.support.data(), k.num_planes),
@@ -119,22 +106,19 @@ GridTotals grid_wproj_cuda(const WKernelRows<T>& k, const ConvVisView<T>& v, dou
   d_vis.upload(v.vis, n * npol);
   d_grid.upload(grid, grid_len);
   d_place.reserve(n);
-  d_sum.reserve(n);
 
-  const std::size_t blocks = (n * kWarp + kBlock - 1) / kBlock;
   const T grid_scale = T(grid_size) * T(cell_rad);
-  wproj_place_kernel<T><<<blocks, kBlock>>>(n, d_uu.data(), d_vv.data(), d_ww.data(),
-                                            d_weight.data(), grid_scale, grid_size, T(k.w_scale),
-                                            dk, d_values.data(), d_place.data(), d_sum.data());
+  wproj_place_kernel<T><<<(n + kBlock - 1) / kBlock, kBlock>>>(
+      n, d_uu.data(), d_vv.data(), d_ww.data(), d_weight.data(), grid_scale, grid_size,
+      T(k.w_scale), dk, d_place.data());
   FRINGE_CUDA_CHECK_KERNEL("wproj_place_kernel");
+  const std::size_t blocks = (n * kWarp + kBlock - 1) / kBlock;  // a warp per visibility
   wproj_grid_kernel<T><<<blocks, kBlock>>>(n, d_place.data(), d_weight.data(), d_vis.data(), npol,
                                            dk, d_values.data(), grid_size, d_grid.data());
   FRINGE_CUDA_CHECK_KERNEL("wproj_grid_kernel");
 
   std::vector<WPlacement> place(n);
-  std::vector<double> sum(n);
   d_place.download(place.data(), n);
-  d_sum.download(sum.data(), n);
   d_grid.download(grid, grid_len);
   FRINGE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 
@@ -147,7 +131,8 @@ GridTotals grid_wproj_cuda(const WKernelRows<T>& k, const ConvVisView<T>& v, dou
       continue;
     }
     ++totals.gridded;
-    totals.norm += sum[i] * double(T(v.weight[i]));
+    totals.norm +=
+        k.sum_of(place[i].plane, place[i].off_u, place[i].off_v) * double(T(v.weight[i]));
   }
   return totals;
 }
