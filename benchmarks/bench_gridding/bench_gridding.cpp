@@ -19,9 +19,11 @@
 // time of a call with the visibilities already in GPU memory (prepare + tile sort + kernel,
 // CUDA events; `prepare_seconds`, `sort_seconds`, `kernel_seconds` its parts, medians too),
 // `vis_per_s` and `tflops` from it, `kernel_vis_per_s` and `kernel_tflops` from the kernel
-// alone. On the CPU `seconds` is the wall time of grid_simple_cpu / degrid_simple_cpu (all
-// threads, --cpu-vis visibilities). Without CUDA (or a GPU) the gpu lines say "skipped".
-// Usage: bench_gridding [--case memo086|spheroidal|custom|all] [--support S] [--oversample O]
+// alone; `transfer_seconds` and `host_call_seconds`: one more call from host arrays (the
+// copies to the GPU, and the call's wall time). On the CPU `seconds` is the wall time of
+// grid_simple_cpu / degrid_simple_cpu (all threads, --cpu-vis visibilities). Without CUDA (or a
+// GPU) the gpu lines say "skipped". Usage: bench_gridding [--case memo086|spheroidal|custom|all]
+// [--support S] [--oversample O]
 //                       [--device cpu|gpu|both]
 //                       [--precision single|double|both] [--vis N] [--cpu-vis N] [--pols P]
 //                       [--repeats R] [--threads T]
@@ -250,6 +252,18 @@ void bench_gpu(const Options& o, const Case& c, std::size_t n) {
     j["sort_seconds"] = median(sort);
     j["repeats"] = o.repeats;
     j["auto"] = to_string(auto_grid_method(c.support, o.pols, sizeof(T) == 8));
+    // One call from host arrays (grid_simple_cuda's path): the copies to the GPU (pageable
+    // memory) and the whole call's wall time, for the end-to-end imager.
+    {
+      std::vector<float> w = d.weight;
+      const ConvVisView<T> hview{n,           o.pols,       d.uu.data(), d.vv.data(),
+                                 d.ww.data(), d.vis.data(), w.data()};
+      const auto t0 = std::chrono::steady_clock::now();
+      g.grid(hview, d.cell_rad);
+      j["host_call_seconds"] =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      j["transfer_seconds"] = g.timings().transfer;
+    }
     add_rates(j, c, n, median(tot), median(kern));
     std::cout << j.dump() << std::endl;
     if (m == ConvGridMethod::Scatter) {

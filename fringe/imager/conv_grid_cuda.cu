@@ -540,7 +540,8 @@ void ConvGridCuda<T>::Impl::launch_grid(ConvGridMethod m, std::size_t n, double 
   // Tile side: Gather 32; Tiled 32, or 64 for wide kernels where the patch fits.
   int ts = kGatherTile;
   if (m == ConvGridMethod::Tiled) {
-    ts = opt.tile_size > 0 ? opt.tile_size : default_tile_size(s, NP, sizeof(T) == sizeof(double));
+    ts = opt.tile_size > 0 ? std::clamp(opt.tile_size, 8, 128)
+                           : default_tile_size(s, NP, sizeof(T) == sizeof(double));
     while (ts > 8 && static_cast<std::size_t>(ts) * ts * 2 * NP * sizeof(T) > max_smem) ts /= 2;
   }
   const int ntx = (grid_size + ts - 1) / ts;

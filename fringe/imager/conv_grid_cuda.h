@@ -43,8 +43,8 @@ struct ConvCudaTimings {
 struct ConvCudaOptions {
   int device = 0;
   ConvGridMethod method = ConvGridMethod::Auto;
-  int tile_size = 0;  // Tiled: cells per tile side (0: default_tile_size); halved until the
-                      // patch fits in shared memory. Gather always uses 32.
+  int tile_size = 0;  // Tiled: cells per tile side, 8 to 128 (0: default_tile_size); halved
+                      // until the patch fits in shared memory. Gather always uses 32.
 };
 
 // The formulation Auto picks for a kernel support (half-width, cells), polarisation count and

@@ -260,6 +260,9 @@ TEST(ConvGridGpu, LargeKernelEveryMethod) {
   }
   // Tile sides other than the default, including one smaller than the support.
   check_grid<float>(ConvGridMethod::Tiled, 20, 4, 200, 1, 2000, 500, 16);
+  // Auto's middle range (tiled; 64^2 tiles for single precision, one polarisation).
+  check_grid<float>(ConvGridMethod::Auto, 8, 8, 150, 1, 4000, 1000);
+  check_grid<double>(ConvGridMethod::Auto, 8, 8, 150, 2, 2000, 500);
   check_grid<float>(ConvGridMethod::Tiled, 3, 100, 128, 4, 2000, 500, 64);
 }
 
