@@ -37,6 +37,18 @@ constexpr int kBandRows = 8;
 constexpr std::size_t kChunk = std::size_t(1)
                                << 22;  // visibilities whose norm terms are held at a time
 
+// round(x) (half away from zero, as C's round()) as an int, for |x| < 2^31: truncation plus
+// the exact fractional part x - trunc(x), instead of a libm call per coordinate (4 per
+// visibility, a quarter of the gridding time with 7 x 7 kernels).
+template <typename T>
+inline int round_half_away(T x) {
+  int t = int(x);  // truncates towards zero
+  const T f = x - T(t);
+  if (f >= T(0.5)) ++t;
+  if (f <= T(-0.5)) --t;
+  return t;
+}
+
 // Thread `tid` adds, for visibilities c0 .. c0 + n - 1, the rows of its bands. S > 0:
 // the support as a compile-time constant (OSKAR's default 3), else `support` at run time.
 // Every thread places every visibility (the same arithmetic, so the same cells); thread 0 alone
@@ -65,12 +77,15 @@ std::size_t grid_rows(int tid, const int* owner, std::size_t c0, std::size_t n,
     // |pos| >= grid_size (or NaN) is off the grid whatever the support; tested before the
     // conversion to int (which would overflow for huge u, v).
     const bool finite = std::abs(pos_u) < T(grid_size) && std::abs(pos_v) < T(grid_size);
-    const T ru = finite ? std::round(pos_u) : T(0), rv = finite ? std::round(pos_v) : T(0);
-    const int gu = int(ru) + centre, gv = int(rv) + centre;
+    const int iu = finite ? round_half_away(pos_u) : 0, iv = finite ? round_half_away(pos_v) : 0;
+    const int gu = iu + centre, gv = iv + centre;
     if (!finite || gu + s >= grid_size || gu - s < 0 || gv + s >= grid_size || gv - s < 0) {
-      if (tid == 0 && v.weight[q] > 0.0f) {  // flagged ones (weight 0) are not counted
-        v.weight[q] = 0.0f;
-        ++outside;
+      if (tid == 0) {
+        norm_term[i] = -1.0;
+        if (v.weight[q] > 0.0f) {  // flagged ones (weight 0) are not counted
+          v.weight[q] = 0.0f;
+          ++outside;
+        }
       }
       continue;
     }
@@ -80,14 +95,18 @@ std::size_t grid_rows(int tid, const int* owner, std::size_t c0, std::size_t n,
     for (int b = b0; b <= b1; ++b) mine = mine || owner[b] == tid;
     if (!mine) continue;
     const T w = T(v.weight[q]);
-    if (!(w > T(0))) continue;  // flagged / not selected: not gridded, not counted
-    const int off_u = int(std::round((ru - pos_u) * T(os)));
-    const int off_v = int(std::round((rv - pos_v) * T(os)));
+    const bool central = owner[gv / kBandRows] == tid;  // this thread writes norm_term[i]
+    if (!(w > T(0))) {  // flagged / not selected: not gridded, not counted
+      if (central) norm_term[i] = -1.0;
+      continue;
+    }
+    const int off_u = round_half_away((T(iu) - pos_u) * T(os));
+    const int off_v = round_half_away((T(iv) - pos_v) * T(os));
     for (int k = -s; k <= s; ++k) {
       cu[k] = kern[std::abs(off_u + k * os)];
       cv[k] = kern[std::abs(off_v + k * os)];
     }
-    if (owner[gv / kBandRows] == tid) {
+    if (central) {
       // weight x sum over the cells of k_u k_v = weight x (sum k_u) (sum k_v) (OSKAR sums the
       // 49 products one by one; the factored form differs by rounding only, 1e-16 relative
       // in double, and avoids a 49-long chain of dependent additions per visibility).
@@ -152,7 +171,7 @@ GridTotals grid_simple_cpu(const ConvKernel1d& k, const ConvVisView<T>& v, doubl
   std::vector<double> norm_term;  // per visibility: weight x sum of its kernel products
   for (std::size_t c0 = 0; c0 < v.num_vis; c0 += kChunk) {
     const std::size_t n = std::min(kChunk, v.num_vis - c0);
-    norm_term.assign(n, -1.0);  // -1: not gridded (a gridded visibility's term is > 0)
+    norm_term.resize(n);  // each entry written once below; -1: not gridded (else >= 0)
     std::size_t outside = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : outside)
     {
