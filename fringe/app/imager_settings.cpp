@@ -172,6 +172,11 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     throw Error::in_setting("image/algorithm", alg,
                             "expected IDG, FFT, W-projection, DFT 2D or DFT 3D");
   if (c.algorithm == Algorithm::Fft || c.algorithm == Algorithm::WProjection) conv_config(s, c);
+  // Station-beam A-terms are an IDG feature: with another algorithm they would be ignored.
+  if (c.algorithm != Algorithm::Idg && s.is_given("image/idg/aterms") &&
+      s.get_option("image/idg/aterms") != "None")
+    throw Error::in_setting("image/idg/aterms", s.get("image/idg/aterms"),
+                            "station-beam A-terms need image/algorithm IDG (it is " + alg + ")");
   if (c.algorithm == Algorithm::Idg) {
     c.idg.subgrid_size = s.get_int("image/idg/subgrid_size");
     c.idg.kernel_size = s.get_int("image/idg/kernel_size");

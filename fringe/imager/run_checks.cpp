@@ -48,6 +48,12 @@ void validate(const ImagerConfig& c) {
                             "expected a declination in [-90, 90] degrees");
   }
   if (c.algorithm == Algorithm::Fft) {
+    // The kernel's 2 support + 1 cells must fit on the grid (the image size) with a margin.
+    if (c.size < 2 * c.fft.support + 2)
+      throw Error::in_field("ImagerConfig.size", std::to_string(c.size),
+                            "too small for the FFT kernel (FftConfig.support " +
+                                std::to_string(c.fft.support) + " needs at least " +
+                                std::to_string(2 * c.fft.support + 2) + " pixels)");
     if (c.fft.support < 1 || c.fft.support > 64)
       throw Error::in_field("FftConfig.support", std::to_string(c.fft.support),
                             "expected a kernel half-width of 1 to 64 grid cells");
@@ -60,8 +66,8 @@ void validate(const ImagerConfig& c) {
       throw Error::in_field("WProjConfig.num_w_planes", std::to_string(c.wproj.num_w_planes),
                             "expected at most 10000 w planes (or 0: automatic)");
     if (!(c.wproj.padding >= 1.0 && c.wproj.padding <= 4.0))
-      throw Error::in_field("WProjConfig.padding", num(c.wproj.padding),
-                            "expected a grid padding factor of 1 to 4");
+      throw Error("imager: the W-projection grid padding " + num(c.wproj.padding) +
+                  " is out of range: expected 1 to 4");
   }
   if (c.algorithm != Algorithm::Idg) return;
   const IdgConfig& g = c.idg;

@@ -21,6 +21,7 @@ IMAGER = """[General]
 app=imager
 
 [image]
+algorithm=IDG
 use_gpus={gpu}
 double_precision={double}
 size={size}

@@ -71,10 +71,14 @@ si_test(dec_m91 2 "!Output files" "error: setting 'image/direction/dec_deg' = '-
 si_ini(ra_inf ${ok_ms} "direction=RA, Dec.\ndirection/ra_deg=inf\ndirection/dec_deg=-30")
 si_test(ra_inf 2 "!Output files" "error: .*setting 'image/direction/ra_deg' = 'inf'"
   ${img} ${si_dir}/ra_inf.ini)
-si_ini(small_grid ${ok_ms} "size=4")
+si_ini(small_grid ${ok_ms} "size=4\nalgorithm=IDG")
 si_test(small_grid 2 "!Output files"
   "error: setting 'image/size' = '4': .*image/idg/subgrid_size 32"
   ${img} ${si_dir}/small_grid.ini)
+si_ini(small_grid_fft ${ok_ms} "size=4")
+si_test(small_grid_fft 2 "!Output files"
+  "error: setting 'image/size' = '4': .*image/fft/support 3"
+  ${img} ${si_dir}/small_grid_fft.ini)
 # Runaway size: refused before allocating, pointing to --force.
 si_ini(runaway ${ok_ms} "size=100000\nspecify_cellsize=true\ncellsize_arcsec=0.1")
 si_test(runaway 2 "!Output files" "error: .*100000 x 100000.*--force"

@@ -200,7 +200,7 @@ def test_errors_raise_fringe_error():
     with pytest.raises(fringe.Error):
         im.run(uvw[:, :2], np.ones(10, complex), freq)  # uvw needs 3 columns
     with pytest.raises(fringe.Error):
-        im.algorithm = "FFT"
+        im.algorithm = "Gridding"  # not one of OSKAR's names
     im.image_size = 15
     with pytest.raises(fringe.Error):
         im.run(uvw, np.ones(10, complex), freq)

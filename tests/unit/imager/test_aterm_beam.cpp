@@ -72,6 +72,7 @@ Settings settings_for(const std::string& ms, const std::string& root, bool aterm
   Settings s = imager_settings();
   s.set("image/input_vis_data", ms);
   s.set("image/root_path", root);
+  s.set("image/algorithm", "IDG");  // A-terms are IDG's (the default algorithm is FFT)
   s.set("image/use_gpus", "false");
   s.set("image/size", std::to_string(kSize));
   s.set("image/specify_cellsize", "true");
@@ -300,6 +301,7 @@ TEST(ATermBeam, ApertureArrayBeamsPredictTheSimulatedVisibilities) {
   Settings s = imager_settings();
   s.set("image/input_vis_data", ms);
   s.set("image/root_path", (out_dir() / "aperture_array").string());
+  s.set("image/algorithm", "IDG");
   s.set("image/use_gpus", "false");
   s.set("image/double_precision", "true");
   s.set("image/size", std::to_string(size));
@@ -463,6 +465,7 @@ TEST(ATermBeam, SimInterferometerImagingReadsItsTelescopeGroup) {
   s.set("telescope/station_type", "Gaussian beam");
   s.set("telescope/gaussian_beam/fwhm_deg", "0.25");
   s.set("telescope/pol_mode", "Scalar");
+  s.set("image/algorithm", "IDG");
   s.set("image/idg/aterms", "Station beams");
   const fringe::imager::ImagerConfig c = fringe::app::imager_config(s, "sim.ms");
   EXPECT_EQ(c.idg.aterms.mode, fringe::imager::ATermMode::StationBeams);
