@@ -14,6 +14,7 @@ struct FftConfig {
   int oversample = 100;      // kernel samples per grid cell
   bool grid_on_gpu = false;  // image/fft/grid_on_gpu (with image/use_gpus)
   bool fft_on_gpu = false;   // image/fft/use_gpu (with image/use_gpus)
+  int device = 0;            // the CUDA device both use (the imager's device policy picks it)
 };
 
 struct WProjConfig {
@@ -23,6 +24,7 @@ struct WProjConfig {
   bool kernels_on_gpu = true;  // image/wproj/generate_w_kernels_on_gpu (with image/use_gpus)
   bool grid_on_gpu = false;    // image/fft/grid_on_gpu applies to W-projection too
   bool fft_on_gpu = false;     // image/fft/use_gpu
+  int device = 0;              // the CUDA device the gridder uses
 };
 
 // The W-projection grid side (OSKAR's choice): the smallest even number of the form

@@ -18,6 +18,10 @@
 #include "fringe/imager/conv_imager.h"
 #include "fringe/imager/conv_kernels.h"
 #include "fringe/imager/fft_cpu.h"
+#ifdef FRINGE_HAVE_CUDA
+#include "fringe/imager/conv_fft_cuda.h"
+#include "fringe/imager/conv_grid_cuda.h"
+#endif
 
 namespace fringe::imager {
 
@@ -60,7 +64,32 @@ std::vector<Complex<double>> fft_image(const FftConfig& cfg, VisBuffer<T>& vis, 
   view.weight = vis.weight.data();
 
   std::vector<Complex<T>> grid(std::size_t(npol) * plane, Complex<T>{T(0), T(0)});
-  totals = grid_simple_cpu(kernel, view, cell_rad, g, grid.data(), nt);
+  // image/fft/grid_on_gpu and use_gpu: gridding and/or the FFT on the imager's GPU (the imager
+  // clears both flags when it has none). `transformed`: grid already holds the GPU's transform
+  // of the sign-flipped grid (the first flip and the FFT below are then done).
+  bool transformed = false;
+#ifdef FRINGE_HAVE_CUDA
+  if (cfg.grid_on_gpu || cfg.fft_on_gpu) {
+    ConvCudaOptions opt;
+    opt.device = cfg.device;
+    ConvGridCuda<T> gpu(kernel, g, npol, opt);
+    if (cfg.grid_on_gpu) {
+      totals = gpu.grid(view, cell_rad);
+    } else {
+      totals = grid_simple_cpu(kernel, view, cell_rad, g, grid.data(), nt);
+      gpu.upload_grid(grid.data());
+    }
+    if (cfg.fft_on_gpu) {
+      fft_device_grid_to_host(gpu.device_grid(), g, npol, cfg.device, gpu.stream(), grid.data());
+      transformed = true;
+    } else if (cfg.grid_on_gpu) {
+      gpu.add_grid_to_host(grid.data());  // the host grid is zero: a copy
+    }
+  } else
+#endif
+  {
+    totals = grid_simple_cpu(kernel, view, cell_rad, g, grid.data(), nt);
+  }
 
   // The weights the caller will divide by: those still > 0 after the gridder zeroed the ones
   // outside the grid.
@@ -74,15 +103,17 @@ std::vector<Complex<double>> fft_image(const FftConfig& cfg, VisBuffer<T>& vis, 
   const Fft2d<T> fft(g, -1, nt);
   for (int p = 0; p < npol; ++p) {
     Complex<T>* gp = grid.data() + p * plane;
-    // (-1)^(x + y) before the transform: the uv origin at cell g/2 becomes the transform's 0.
+    if (!transformed) {
+      // (-1)^(x + y) before the transform: the uv origin at cell g/2 becomes the transform's 0.
 #pragma omp parallel for num_threads(nt) schedule(static)
-    for (int y = 0; y < g; ++y)
-      for (int x = (y & 1) ? 0 : 1; x < g; x += 2) {
-        Complex<T>& c = gp[std::size_t(y) * g + x];
-        c.re = -c.re;
-        c.im = -c.im;
-      }
-    fft.execute(gp);
+      for (int y = 0; y < g; ++y)
+        for (int x = (y & 1) ? 0 : 1; x < g; x += 2) {
+          Complex<T>& c = gp[std::size_t(y) * g + x];
+          c.re = -c.re;
+          c.im = -c.im;
+        }
+      fft.execute(gp);
+    }
     // (-1)^(x + y) again (image centre to pixel g/2), the gridding correction and the scale.
     Complex<double>* ip = image.data() + p * plane;
 #pragma omp parallel for num_threads(nt) schedule(static)

@@ -139,9 +139,34 @@ std::string algorithm_name(Algorithm a) {
 
 // Where a non-IDG algorithm runs (IDG: its back end's name).
 std::string algorithm_device(const ImagerConfig& cfg) {
-  if (cfg.algorithm == Algorithm::Fft) return "FFT gridder (CPU)";
-  if (cfg.algorithm == Algorithm::WProjection) return "W-projection gridder (CPU)";
+  const bool fft = cfg.algorithm == Algorithm::Fft;
+  if (fft || cfg.algorithm == Algorithm::WProjection) {
+    const bool grid_gpu = fft ? cfg.fft.grid_on_gpu : cfg.wproj.grid_on_gpu;
+    const bool fft_gpu = fft && cfg.fft.fft_on_gpu;  // W-projection's FFT runs on the CPU
+    const std::string gpu = "GPU " + std::to_string(fft ? cfg.fft.device : cfg.wproj.device);
+    return std::string(fft ? "FFT gridder" : "W-projection gridder") + " (gridding on " +
+           (grid_gpu ? gpu : std::string("CPU")) + ", FFT on " +
+           (fft_gpu ? gpu : std::string("CPU")) + ")";
+  }
   return "DFT (CPU)";
+}
+
+// The convolutional gridders' GPU switches (image/fft/grid_on_gpu, use_gpu) resolved by the
+// one device policy: the GPU it picks, or the CPU (with its warning) when there is none.
+ImagerConfig with_conv_device(const ImagerConfig& cfg, Logger* log) {
+  ImagerConfig c = cfg;
+  const bool fft = c.algorithm == Algorithm::Fft;
+  if (!fft && c.algorithm != Algorithm::WProjection) return c;
+  const bool wants = fft ? c.fft.grid_on_gpu || c.fft.fft_on_gpu : c.wproj.grid_on_gpu;
+  if (!wants) return c;
+  const std::vector<int> gpus = choose_gpus(c.devices, 1, "imager", log);
+  if (gpus.empty()) {
+    c.fft.grid_on_gpu = c.fft.fft_on_gpu = false;
+    c.wproj.grid_on_gpu = c.wproj.fft_on_gpu = false;
+  } else {
+    c.fft.device = c.wproj.device = gpus.front();
+  }
+  return c;
 }
 
 std::string gib(double bytes) {
@@ -531,17 +556,19 @@ ImagePlanes image_buffer(const ImagerConfig& cfg, const InputSummary& in, VisBuf
   res.grid_size = g.grid_size;
   warn_long_baselines(g, in, log);
   std::unique_ptr<IdgBackend<T>> backend;
+  ImagerConfig run_cfg = cfg;  // with the GPU the convolutional gridders use, if any
   if (cfg.algorithm == Algorithm::Idg) {
     backend = make_backend<T>(cfg, log);
     res.device = backend->name();
   } else {
-    res.device = algorithm_device(cfg);
+    run_cfg = with_conv_device(cfg, log);
+    res.device = algorithm_device(run_cfg);
   }
   ImagePlanes planes =
       allocate_planes(cfg, g, all.num_pols, cfg.channel_snapshots ? all.num_channels : 1,
                       sizeof(Complex<T>), stage);
   timer.start();
-  image_channels(cfg, g, taper, in, all, backend.get(), progress, log, res, planes);
+  image_channels(run_cfg, g, taper, in, all, backend.get(), progress, log, res, planes);
   res.num_flagged = in.flagged;
   res.num_outside += in.uv_filtered;
   res.seconds_grid = timer.seconds();
@@ -624,8 +651,11 @@ void predict(const ImagerConfig& cfg, const InputSummary& in,
       grid_geometry(cfg, taper, padded_grid_size(cfg.size, cfg.idg.padding), in.max_abs_w_lambda);
   res.grid_size = g.grid_size;
   if (cfg.algorithm != Algorithm::Idg) {
+    // FFT and W-projection predict with the exact transform of the same geometry (DFT 2D and
+    // DFT 3D): a model is degridded once, so exactness costs little there.
     res.device = "DFT (CPU)";
-    dft_predict(model, cfg.size, cfg.cell_rad, vis, cfg.algorithm == Algorithm::Dft3d);
+    dft_predict(model, cfg.size, cfg.cell_rad, vis,
+                cfg.algorithm == Algorithm::Dft3d || cfg.algorithm == Algorithm::WProjection);
     res.num_gridded = vis.num_visibilities();
     return;
   }

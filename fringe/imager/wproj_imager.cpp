@@ -85,11 +85,11 @@ std::vector<Complex<double>> wproj_image(const WProjConfig& cfg, VisBuffer<T>& v
 
   const std::size_t cells = std::size_t(g) * g;
   std::vector<Complex<T>> grid(std::size_t(npol) * cells, Complex<T>{T(0), T(0)});
-  // image/fft/grid_on_gpu: the CUDA gridder on the first device (the CPU's without one).
+  // image/fft/grid_on_gpu: the CUDA gridder on the imager's device (the CPU's without one).
   bool on_gpu = false;
 #ifdef FRINGE_HAVE_CUDA
   on_gpu = cfg.grid_on_gpu && !cuda_devices().empty();
-  if (on_gpu) totals = grid_wproj_cuda(rows, view, cell_rad, g, grid.data(), 0);
+  if (on_gpu) totals = grid_wproj_cuda(rows, view, cell_rad, g, grid.data(), cfg.device);
 #endif
   if (!on_gpu) totals = grid_wproj_cpu(rows, view, cell_rad, g, grid.data(), threads);
 
