@@ -28,7 +28,7 @@ struct ConvVisView {
   int num_pols = 1;
   const double* uu = nullptr;
   const double* vv = nullptr;
-  const double* ww = nullptr;
+  const double* ww = nullptr;  // W-projection only (the simple gridder ignores it)
   const Complex<T>* vis = nullptr;
   float* weight = nullptr;  // set to 0 for visibilities outside the grid
 };

@@ -10,6 +10,7 @@
 // sum_weights / norm: after the caller's division it equals OSKAR's image.
 #include <omp.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,8 +44,10 @@ std::vector<Complex<double>> fft_image(const FftConfig& cfg, VisBuffer<T>& vis, 
   const std::size_t nvis = vis.num_visibilities();
   const std::size_t plane = std::size_t(g) * g;
 
-  // u, v, w in wavelengths per visibility [row][channel] (OSKAR: metres x frequency / c).
-  std::vector<double> uu(nvis), vv(nvis), ww(nvis);
+  // u, v in wavelengths per visibility [row][channel] (OSKAR: metres x frequency / c); w is not
+  // used by this gridder. Left uninitialised and filled in parallel: zero-filling 16 bytes per
+  // visibility first was a visible share of the run time.
+  const std::unique_ptr<double[]> uu(new double[nvis]), vv(new double[nvis]);
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (std::size_t r = 0; r < vis.num_rows; ++r)
     for (int c = 0; c < vis.num_channels; ++c) {
@@ -52,14 +55,13 @@ std::vector<Complex<double>> fft_image(const FftConfig& cfg, VisBuffer<T>& vis, 
       const std::size_t k = r * vis.num_channels + c;
       uu[k] = vis.uvw_m[r][0] * inv_wl;
       vv[k] = vis.uvw_m[r][1] * inv_wl;
-      ww[k] = vis.uvw_m[r][2] * inv_wl;
     }
   ConvVisView<T> view;
   view.num_vis = nvis;
   view.num_pols = npol;
-  view.uu = uu.data();
-  view.vv = vv.data();
-  view.ww = ww.data();
+  view.uu = uu.get();
+  view.vv = vv.get();
+  view.ww = nullptr;
   view.vis = vis.vis.data();
   view.weight = vis.weight.data();
 

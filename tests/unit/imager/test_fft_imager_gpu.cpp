@@ -15,7 +15,7 @@ namespace fringe::imager {
 namespace {
 
 template <typename T>
-void check_gpu_matches_cpu(bool grid_gpu, bool fft_gpu, double tol) {
+void check_gpu_matches_cpu(bool grid_gpu, bool fft_gpu, double tol, double norm_tol) {
   if (cuda_devices().empty()) GTEST_SKIP() << "no CUDA device";
   // 4 polarisations, 24 stations x 30 times x 4 channels; some visibilities fall off the
   // 256 x 256 grid, so the outside counts are compared too.
@@ -37,7 +37,7 @@ void check_gpu_matches_cpu(bool grid_gpu, bool fft_gpu, double tol) {
   EXPECT_EQ(tc.gridded, tg.gridded);
   EXPECT_EQ(tc.outside, tg.outside);
   EXPECT_GT(tc.outside, 0u);
-  EXPECT_NEAR(tg.norm, tc.norm, 1e-9 * tc.norm);
+  EXPECT_NEAR(tg.norm, tc.norm, norm_tol * tc.norm);
   EXPECT_EQ(vc.weight, vg.weight);  // the same visibilities zeroed as outside
   ASSERT_EQ(a.size(), b.size());
   double peak = 0, diff = 0;
@@ -53,10 +53,13 @@ void check_gpu_matches_cpu(bool grid_gpu, bool fft_gpu, double tol) {
 // Tolerances: atomics reorder the grid sums (docs/gpu_gridding.md) and cuFFT rounds
 // differently from FFTW; the gridding correction amplifies both towards the image corners by
 // up to ~6e4 (docs/imager_fft.md), so the bound is that factor times a few rounding units.
-TEST(FftImagerGpu, DoubleAllOnGpu) { check_gpu_matches_cpu<double>(true, true, 1e-10); }
-TEST(FftImagerGpu, DoubleGridOnGpuOnly) { check_gpu_matches_cpu<double>(true, false, 1e-10); }
-TEST(FftImagerGpu, DoubleFftOnGpuOnly) { check_gpu_matches_cpu<double>(false, true, 1e-10); }
-TEST(FftImagerGpu, SingleAllOnGpu) { check_gpu_matches_cpu<float>(true, true, 2e-2); }
+// Measured on an H200: double 2.3e-13 (grid on GPU) and 8e-14 (FFT on GPU) of the peak;
+// single, all on the GPU, 1.1e-4 of the peak and the norm (summed in the gridding precision
+// in a different order) to 3e-9 relative.
+TEST(FftImagerGpu, DoubleAllOnGpu) { check_gpu_matches_cpu<double>(true, true, 1e-10, 1e-9); }
+TEST(FftImagerGpu, DoubleGridOnGpuOnly) { check_gpu_matches_cpu<double>(true, false, 1e-10, 1e-9); }
+TEST(FftImagerGpu, DoubleFftOnGpuOnly) { check_gpu_matches_cpu<double>(false, true, 1e-10, 1e-9); }
+TEST(FftImagerGpu, SingleAllOnGpu) { check_gpu_matches_cpu<float>(true, true, 1e-3, 1e-5); }
 
 }  // namespace
 }  // namespace fringe::imager
