@@ -62,6 +62,27 @@ def test_point_sources_at_centre_and_offset(algorithm):
     assert abs(img.max() - 1.0) < tol
 
 
+# Tolerances: FFT, the spheroidal kernel's aliasing error in the inner half of the image
+# (docs/imager_fft.md: ~3e-4 of the peak); W-projection, also the quantisation of w to OSKAR's
+# automatic planes (measured 1.2e-2 here; docs/imager_wproj.md).
+@pytest.mark.parametrize("algorithm,reference,tol",
+                         [("FFT", "DFT 2D", 5e-3), ("W-projection", "DFT 3D", 2.5e-2)])
+def test_convolutional_gridders_match_the_dft(algorithm, reference, tol):
+    # OSKAR's gridders (issue 22) against the exact transform of the same geometry (FFT has no
+    # w term, W-projection has), two sources off centre.
+    n, cell = 64, 0.002
+    uvw = random_uvw(400, 150.0, 4)
+    freq = np.array([100e6, 101e6])
+    vis = np.stack([point_source_vis(uvw, f, 5 * cell, 3 * cell)
+                    + 0.5 * point_source_vis(uvw, f, -7 * cell, 2 * cell) for f in freq], axis=1)
+    got = imager(n, np.degrees(cell) * 3600, algorithm).run(uvw, vis, freq)["images"][0, 0]
+    want = imager(n, np.degrees(cell) * 3600, reference).run(uvw, vis, freq)["images"][0, 0]
+    inner = slice(n // 4, 3 * n // 4)
+    diff = np.max(np.abs(got[inner, inner] - want[inner, inner])) / np.max(np.abs(want))
+    assert diff < tol, diff
+    assert np.unravel_index(np.argmax(got), got.shape) == (n // 2 + 3, n // 2 - 5)
+
+
 def test_dft_equals_numpy_direct_sum():
     rng = np.random.default_rng(2)
     n, cell = 8, 0.01
