@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <numeric>
 
+#include <omp.h>
+
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
 #include "fringe/imager/geometry.h"
@@ -173,8 +175,13 @@ FileData read_file(const ImagerConfig& cfg, std::size_t f, ChannelSelection& sel
 
 // The weight of a visibility (the mean over the correlations used), 0 when it is flagged,
 // non-finite or outside the uv range (each counted).
+// What the per-visibility pass counts (summed over threads into InputSummary afterwards).
+struct ReadCounts {
+  std::size_t non_finite = 0, flagged = 0, uv_filtered = 0;
+};
+
 double visibility_weight(const ImagerConfig& cfg, const FileData& fd, const std::vector<int>& use,
-                         std::size_t row, std::size_t base, double uvlen, InputSummary& sum) {
+                         std::size_t row, std::size_t base, double uvlen, ReadCounts& sum) {
   bool flagged = false;
   double wsum = 0;
   for (int q : use) {
@@ -187,7 +194,7 @@ double visibility_weight(const ImagerConfig& cfg, const FileData& fd, const std:
   }
   if (!flagged && !std::isfinite(static_cast<float>(wt))) {  // NaN/Inf, or beyond float
     wt = 0;
-    ++sum.non_finite.visibilities;
+    ++sum.non_finite;
   } else if (flagged || !(wt > 0)) {
     wt = 0;
     ++sum.flagged;
@@ -250,24 +257,24 @@ void put_products(ImageType type, const FileData& fd, const std::vector<int>& us
 
 // Buffer row i from the selected row: its metadata, weights and product values.
 template <typename T>
-void fill_row(const ImagerConfig& cfg, const FileData& fd, const Row& row, std::size_t i,
-              const ChannelSelection& sel, VisBuffer<T>& v, InputSummary& sum) {
+void fill_row(const ImagerConfig& cfg, const FileData& fd, const std::vector<int>& use,
+              const Row& row, std::size_t i, const ChannelSelection& sel, VisBuffer<T>& v,
+              InputSummary& sum, ReadCounts& counts) {
   const int nchan = static_cast<int>(sel.chans.size());
   const int nprod = v.num_pols;
   const bool psf = cfg.image_type == ImageType::Psf;
   v.uvw_m[i] = fd.uvw[row.index];
-  sum.row_file.push_back(row.file);
-  sum.row_index.push_back(row.index);
+  sum.row_file[i] = row.file;
+  sum.row_index[i] = row.index;
   v.time_s[i] = row.time;
   v.baseline[i] = (row.file * 65536 + row.a1) * 65536 + row.a2;
   v.station1[i] = row.a1;
   v.station2[i] = row.a2;
-  const std::vector<int> use = needed(cfg.image_type, fd.scalar());
   for (int c = 0; c < nchan; ++c) {
     const std::size_t base = (row.index * fd.nchan_ms + sel.chans[c]) * fd.npol;
     const double s = sel.freqs[c] / kSpeedOfLight;
     const double uvlen = std::hypot(v.uvw_m[i][0], v.uvw_m[i][1]) * s;
-    const double wt = visibility_weight(cfg, fd, use, row.index, base, uvlen, sum);
+    const double wt = visibility_weight(cfg, fd, use, row.index, base, uvlen, counts);
     v.weight[i * nchan + c] = static_cast<float>(wt);
     Complex<T>* out = &v.vis[(i * nchan + c) * nprod];
     if (psf) {
@@ -307,20 +314,42 @@ VisBuffer<T> read_visibilities(const ImagerConfig& cfg, InputSummary& sum, Logge
     interrupt::throw_if_requested();
     files[f] = read_file(cfg, f, sel, rows, sum);
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    if (a.file != b.file) return a.file < b.file;
-    if (a.a1 != b.a1) return a.a1 < b.a1;
-    if (a.a2 != b.a2) return a.a2 < b.a2;
-    return a.time < b.time;
-  });
+  // IDG's plan needs the rows of a baseline together, in time order; the other algorithms take
+  // the rows as the files hold them (OSKAR's order), which saves a sort of every row.
+  if (cfg.algorithm == Algorithm::Idg)
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      if (a.file != b.file) return a.file < b.file;
+      if (a.a1 != b.a1) return a.a1 < b.a1;
+      if (a.a2 != b.a2) return a.a2 < b.a2;
+      return a.time < b.time;
+    });
   VisBuffer<T> v;
   const int nchan = static_cast<int>(sel.chans.size());
   v.resize(rows.size(), nchan, num_product_pols(cfg.image_type));
   v.freq_hz = sel.freqs;
   sum.rows_used = rows.size();
   sum.visibilities = rows.size() * nchan;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    fill_row(cfg, files[rows[i].file], rows[i], i, sel, v, sum);
+  sum.row_file.assign(rows.size(), 0);
+  sum.row_index.assign(rows.size(), 0);
+  std::vector<std::vector<int>> use(files.size());  // the correlations each file's product needs
+  for (std::size_t f = 0; f < files.size(); ++f) use[f] = needed(cfg.image_type, files[f].scalar());
+  // Rows are independent: filled in parallel, the counts summed per thread.
+  std::size_t n_nonfinite = 0, n_flagged = 0, n_uv = 0;
+  const long long nrows = static_cast<long long>(rows.size());
+#pragma omp parallel for schedule(static) reduction(+ : n_nonfinite, n_flagged, n_uv) \
+    num_threads(cfg.num_threads > 0 ? cfg.num_threads : omp_get_max_threads())
+  for (long long i = 0; i < nrows; ++i) {
+    ReadCounts counts;
+    const Row& row = rows[static_cast<std::size_t>(i)];
+    fill_row(cfg, files[row.file], use[row.file], row, static_cast<std::size_t>(i), sel, v, sum,
+             counts);
+    n_nonfinite += counts.non_finite;
+    n_flagged += counts.flagged;
+    n_uv += counts.uv_filtered;
+  }
+  sum.non_finite.visibilities += n_nonfinite;
+  sum.flagged += n_flagged;
+  sum.uv_filtered += n_uv;
   // NaN/Inf values and UVWs (the converted products: a finite double beyond float range
   // counts too) are dropped before anything sums over them.
   drop_non_finite(v, sum.non_finite, &sum.bad_uvw_rows);
