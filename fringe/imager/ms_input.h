@@ -4,10 +4,10 @@
 // I = (XX + YY)/2, Q = (XX - YY)/2, U = (XY + YX)/2, V = -i (XY - YX)/2; a one-correlation
 // MS (OSKAR's scalar mode) holds I as XX), FLAG and WEIGHT (mean over the correlations used)
 // applied, visibilities outside the uv range given weight 0; visibilities with a NaN/Inf
-// value or weight and rows with a NaN/Inf UVW or TIME dropped and counted (non_finite.h). Rows are
-// sorted by (file, ANTENNA1, ANTENNA2, TIME). Bad input (missing file or column, no linear
-// correlations the product needs, different channels in different files, nothing selected) is a
-// fringe::Error naming the file.
+// value or weight and rows with a NaN/Inf UVW or TIME dropped and counted (non_finite.h). For
+// IDG the rows are sorted by (file, ANTENNA1, ANTENNA2, TIME), else kept in file order. Bad input
+// (missing file or column, no linear correlations the product needs, different channels in
+// different files, nothing selected) is a fringe::Error naming the file.
 #pragma once
 
 #include <array>

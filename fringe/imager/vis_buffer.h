@@ -1,5 +1,6 @@
-// VisBuffer: the visibilities an imager run works on, in memory, rows sorted by baseline and
-// then time (so the rows of one baseline are consecutive, as the plan needs).
+// VisBuffer: the visibilities an imager run works on, in memory. For IDG the rows are sorted by
+// baseline and then time (so the rows of one baseline are consecutive, as the plan needs); for
+// the other algorithms they are in the input files' order.
 // vis [row][channel][pol] holds the products to image (1 or 4 per visibility: Stokes or
 // linear), weight [row][channel] the imaging weight (0 = not used: flagged, filtered out or
 // outside the grid). Units: metres (uvw), Hz, seconds.

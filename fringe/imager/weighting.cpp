@@ -26,6 +26,10 @@ double apply_weighting(const ImagerConfig& cfg, const GridGeometry& g, VisBuffer
       }
   } else if (cfg.weighting != Weighting::Natural) {
     std::vector<double> density(std::size_t(gs) * gs, 0.0);
+    // IDG counts each visibility at (u, v) and at its conjugate (-u, -v), the cells both
+    // contribute to; OSKAR's algorithms (FFT, W-projection, DFT) count (u, v) only, as OSKAR's
+    // imager does (oskar_grid_weights), so that their uniform images equal OSKAR's.
+    const bool conjugates = cfg.algorithm == Algorithm::Idg;
     for (std::size_t r = 0; r < v.num_rows; ++r)
       for (int c = 0; c < v.num_channels; ++c) {
         const double w = v.weight[r * v.num_channels + c];
@@ -33,7 +37,7 @@ double apply_weighting(const ImagerConfig& cfg, const GridGeometry& g, VisBuffer
         const double s = v.freq_hz[c] / kSpeedOfLight;
         long i;
         if (cell(v.uvw_m[r][0] * s, v.uvw_m[r][1] * s, &i)) density[i] += w;
-        if (cell(-v.uvw_m[r][0] * s, -v.uvw_m[r][1] * s, &i)) density[i] += w;
+        if (conjugates && cell(-v.uvw_m[r][0] * s, -v.uvw_m[r][1] * s, &i)) density[i] += w;
       }
     double f2 = 1.0;
     if (cfg.weighting == Weighting::Briggs) {

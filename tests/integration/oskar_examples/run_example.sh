@@ -81,5 +81,11 @@ cp fft_double.ini wproj_double.ini
 "$bin/imager" --set wproj_double.ini image/root_path example_wproj_double
 "$bin/imager" wproj_double.ini > wproj_double.log
 $py "$here/fits_samples.py" compare "$ref/image_wproj_double.npz" . "$conv_tol"
+echo "== uniform weighting as OSKAR defines it (FFT, double precision)"
+cp fft_double.ini fft_uniform_double.ini
+"$bin/imager" --set fft_uniform_double.ini image/weighting Uniform
+"$bin/imager" --set fft_uniform_double.ini image/root_path example_fft_uniform_double
+"$bin/imager" fft_uniform_double.ini > fft_uniform_double.log
+$py "$here/fits_samples.py" compare "$ref/image_fft_uniform_double.npz" . "$conv_tol"
 
 echo "all checks passed"
