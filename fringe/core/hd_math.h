@@ -9,6 +9,22 @@
 
 namespace fringe::detail {
 
+// Rounding half away from zero (C's round), as OSKAR's gridders place visibilities.
+FRINGE_HD_INLINE float hd_round(float x) {
+#ifdef __CUDA_ARCH__
+  return roundf(x);
+#else
+  return std::round(x);
+#endif
+}
+FRINGE_HD_INLINE double hd_round(double x) {
+#ifdef __CUDA_ARCH__
+  return ::round(x);
+#else
+  return std::round(x);
+#endif
+}
+
 FRINGE_HD_INLINE float hd_sqrt(float x) {
 #ifdef __CUDA_ARCH__
   return sqrtf(x);

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "fringe/core/hd.h"
+#include "fringe/core/hd_math.h"
 
 namespace fringe::imager {
 
@@ -21,8 +22,6 @@ struct ConvCell {
   bool inside = false;
 };
 
-FRINGE_HD_INLINE float conv_round(float x) { return roundf(x); }
-FRINGE_HD_INLINE double conv_round(double x) { return round(x); }
 FRINGE_HD_INLINE float conv_fabs(float x) { return fabsf(x); }
 FRINGE_HD_INLINE double conv_fabs(double x) { return fabs(x); }
 
@@ -38,13 +37,13 @@ FRINGE_HD_INLINE ConvCell conv_cell(double uu, double vv, double cell_rad, int g
   // |pos| >= grid_size (or NaN) is off the grid whatever the support: tested before the
   // conversion to int, which would overflow.
   if (!(conv_fabs(pos_u) < T(grid_size) && conv_fabs(pos_v) < T(grid_size))) return c;
-  const T ru = conv_round(pos_u);
-  const T rv = conv_round(pos_v);
+  const T ru = detail::hd_round(pos_u);
+  const T rv = detail::hd_round(pos_v);
   const int centre = grid_size / 2;
   c.gu = static_cast<int>(ru) + centre;
   c.gv = static_cast<int>(rv) + centre;
-  c.off_u = static_cast<int>(conv_round((ru - pos_u) * T(oversample)));
-  c.off_v = static_cast<int>(conv_round((rv - pos_v) * T(oversample)));
+  c.off_u = static_cast<int>(detail::hd_round((ru - pos_u) * T(oversample)));
+  c.off_v = static_cast<int>(detail::hd_round((rv - pos_v) * T(oversample)));
   c.inside = c.gu - support >= 0 && c.gu + support < grid_size && c.gv - support >= 0 &&
              c.gv + support < grid_size;
   return c;

@@ -10,23 +10,6 @@
 
 namespace fringe::imager {
 
-namespace wproj_detail {
-FRINGE_HD_INLINE float round_half_away(float x) {
-#ifdef __CUDA_ARCH__
-  return roundf(x);
-#else
-  return std::round(x);
-#endif
-}
-FRINGE_HD_INLINE double round_half_away(double x) {
-#ifdef __CUDA_ARCH__
-  return ::round(x);
-#else
-  return std::round(x);
-#endif
-}
-}  // namespace wproj_detail
-
 struct WPlacement {
   int gu = 0, gv = 0;        // centre cell
   int off_u = 0, off_v = 0;  // kernel sample offset, -oversample/2 .. oversample/2
@@ -43,21 +26,21 @@ template <typename T>
 FRINGE_HD_INLINE WPlacement wproj_place(T uu, T vv, T ww, T grid_scale, int grid_size,
                                         int oversample, T w_scale, int num_planes,
                                         const int* support) {
-  using wproj_detail::round_half_away;
+  using detail::hd_round;
   WPlacement p;
   const T pos_u = -uu * grid_scale;
   const T pos_v = vv * grid_scale;
   // Far outside (or NaN): skipped before any conversion to int could overflow.
   const T limit = T(grid_size);
   if (!(pos_u > -limit && pos_u < limit && pos_v > -limit && pos_v < limit)) return p;
-  const T ru = round_half_away(pos_u), rv = round_half_away(pos_v);
+  const T ru = hd_round(pos_u), rv = hd_round(pos_v);
   p.gu = static_cast<int>(ru) + grid_size / 2;
   p.gv = static_cast<int>(rv) + grid_size / 2;
-  p.off_u = static_cast<int>(round_half_away((ru - pos_u) * T(oversample)));
-  p.off_v = static_cast<int>(round_half_away((rv - pos_v) * T(oversample)));
+  p.off_u = static_cast<int>(hd_round((ru - pos_u) * T(oversample)));
+  p.off_v = static_cast<int>(hd_round((rv - pos_v) * T(oversample)));
   const T aw = ww * w_scale;
   // Plane round(sqrt(|w| w_scale)), the last one beyond (and for a NaN w).
-  const T iw = round_half_away(detail::hd_sqrt(aw < T(0) ? -aw : aw));
+  const T iw = hd_round(detail::hd_sqrt(aw < T(0) ? -aw : aw));
   p.plane = iw < T(num_planes) ? static_cast<int>(iw) : num_planes - 1;
   p.support = support[p.plane];
   p.conj = ww > T(0);
