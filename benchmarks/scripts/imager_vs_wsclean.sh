@@ -18,7 +18,8 @@
 # Environment: SIZE (4096) and FOV_DEG (5): image side and field; the cell is fringe's (OSKAR's)
 #   asin(2 sin(fov/2) / size), 4.393136955" for 5 deg over 4096, given to WSClean as -scale;
 #   WSCLEAN (wsclean): the WSClean 3.1 binary; WS_ACCURACY (1e-4, WSClean's default):
-#   -wgridder-accuracy; RUNS (3): alternating runs; PYTHON (python3, with numpy and astropy;
+#   -wgridder-accuracy; WS_POL (I): WSClean's -pol (XX for a one-correlation MS, OSKAR's scalar
+#   mode, where fringe's I is the XX column and WSClean refuses I); RUNS (3): alternating runs; PYTHON (python3, with numpy and astropy;
 #   without them only imager_fits_compare's largest difference is printed).
 # WSClean command (N = SIZE, cell in arcsec with 10 decimals):
 #   OPENBLAS_NUM_THREADS=1 wsclean -use-wgridder -wgridder-accuracy 1e-4 -j $(nproc)
@@ -44,7 +45,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 B=$(cd "$1" && pwd) work=$2 gpus=${3:-true} ms=${4:-}
 size=${SIZE:-4096} fov=${FOV_DEG:-5} runs=${RUNS:-3}
-ws=${WSCLEAN:-wsclean} acc=${WS_ACCURACY:-1e-4} py=${PYTHON:-python3}
+ws=${WSCLEAN:-wsclean} acc=${WS_ACCURACY:-1e-4} pol=${WS_POL:-I} py=${PYTHON:-python3}
 if [ -n "$ms" ]; then
   [ -d "$ms" ] || { echo "imager_vs_wsclean: MS '$ms' is not a Measurement Set folder" >&2; exit 2; }
   ms=$(cd "$ms" && pwd)
@@ -73,7 +74,7 @@ mk fr_idg_gpu algorithm=IDG use_gpus=true
 mk fr_fft_cpu algorithm=FFT use_gpus=false
 mk fr_idg_cpu algorithm=IDG use_gpus=false
 ws_cmd=("$ws" -use-wgridder -wgridder-accuracy "$acc" -j "$(nproc)" -size "$size" "$size"
-  -scale "${cell}asec" -pol I -weight natural -niter 0 -no-small-inversion
+  -scale "${cell}asec" -pol "$pol" -weight natural -niter 0 -no-small-inversion
   -no-update-model-required -temp-dir "$PWD" -name ws "$ms")
 echo "== $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); cell ${cell}\""
 echo "== OPENBLAS_NUM_THREADS=1 ${ws_cmd[*]}"
