@@ -2,6 +2,7 @@
 // oskar_imager), validates it, images the Measurement Set(s) with Image-Domain Gridding on a
 // GPU or the CPU (or the DFT) and writes one FITS image per product, named from
 // image/root_path (docs/imager.md). The log ends with the counts and the time of each stage.
+#include <cmath>
 #include <iostream>
 #include <string>
 
@@ -105,9 +106,28 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
                 ? ", " + std::to_string(r.num_subgrids) + " subgrids, " +
                       std::to_string(r.num_w_layers) + " w layer(s)"
                 : std::string()));
+  const double wall_s = wall.seconds();
   log.info("Time: read " + format_number(r.seconds_read) + " s, image " +
            format_number(r.seconds_grid) + " s, write " + format_number(r.seconds_write) +
-           " s, total " + format_number(wall.seconds()) + " s");
+           " s, total " + format_number(wall_s) + " s");
+  // Each stage's share, and the rate end to end (selected visibilities per second of the run).
+  auto stages = r.stages;
+  if (stages.empty())
+    stages = {{"read", r.seconds_read}, {"image", r.seconds_grid}, {"write", r.seconds_write}};
+  std::string line, json;
+  for (const auto& [name, sec] : stages) {
+    line += (line.empty() ? "" : ", ") + name + " " + format_number(sec) + " s (" +
+            format_number(std::round(1000.0 * sec / wall_s) / 10.0) + " %)";
+    json += std::string(json.empty() ? "" : ",") + "\"" + name + "\":" + format_number(sec);
+  }
+  const double rate = wall_s > 0 ? double(r.num_visibilities) / wall_s : 0.0;
+  log.info("Stages: " + line + "; " + format_number(rate) + " visibilities/s end to end");
+  if (options.timing)
+    std::cout << "{\"app\":\"imager\",\"algorithm\":\"" << algorithm_name(config.algorithm)
+              << "\",\"device\":\"" << r.device << "\",\"visibilities\":" << r.num_visibilities
+              << ",\"wall_s\":" << format_number(wall_s)
+              << ",\"visibilities_per_s\":" << format_number(rate) << ",\"stages\":{" << json
+              << "}}" << std::endl;
   log.info("Output files (" + std::to_string(r.files.size()) + "):");
   for (const auto& f : r.files) log.info("  " + f);
 }

@@ -17,6 +17,7 @@ const FieldKeys& imager_field_keys() {
           {"ImagerConfig.model_image", "image/model_image"},
           {"ImagerConfig.precision", "image/double_precision"},
           {"ImagerConfig.size", "image/size"},
+          {"ImagerConfig.read_rows", "image/read_rows"},
           {"ImagerConfig.cell_rad", "image/cellsize_arcsec"},
           {"ImagerConfig.channel_snapshots", "image/channel_snapshots"},
           {"ImagerConfig.freq_min_hz", "image/freq_min_hz"},

@@ -128,6 +128,7 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
       c.devices.cuda_device_ids.push_back(id);
     }
   }
+  c.read_rows = static_cast<std::size_t>(positive_or_auto(s, "image/read_rows"));
   c.size = s.get_int("image/size");
   if (c.size <= 0 || c.size % 2)
     throw Error::in_setting("image/size", s.get("image/size"), "expected an even number of pixels");

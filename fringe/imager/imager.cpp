@@ -23,11 +23,13 @@
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
 #include "fringe/imager/image_output.h"
+#include "fringe/imager/imager_steps.h"
 #include "fringe/imager/input_columns.h"
 #include "fringe/imager/model_image.h"
 #include "fringe/imager/ms_input.h"
 #include "fringe/imager/plan.h"
 #include "fringe/imager/run_checks.h"
+#include "fringe/imager/stream_imager.h"
 #include "fringe/imager/weighting.h"
 #include "fringe/io/ms/ms_column_writer.h"
 #include "fringe/io/ms/ms_reader.h"
@@ -101,80 +103,6 @@ std::size_t physical_memory_bytes() {
 
 namespace {
 
-// What the run is doing, for the message when memory runs out (std::bad_alloc alone says
-// nothing): the stage and about how many bytes it allocates (0: not known).
-struct Stage {
-  std::string what = "preparing the run";
-  double bytes = 0;
-  void set(std::string w, double b = 0) {
-    what = std::move(w);
-    bytes = b;
-  }
-};
-
-// Non-finite input: dropped and counted by the read (non_finite.h); a warning, or an error
-// under --strict.
-void report_non_finite(const ImagerConfig& cfg, const InputSummary& in, Logger* log) {
-  const std::string dropped = describe(in.non_finite);
-  if (dropped.empty()) return;
-  const std::string msg = "imager: skipped " + dropped + " in " + cfg.input_ms.front() +
-                          (cfg.input_ms.size() > 1 ? " and the other inputs" : "") +
-                          " (not imaged; the rest of the image is unaffected)";
-  if (cfg.strict) throw Error(msg + " (an error with --strict)");
-  log_warning(log, msg);
-}
-
-std::string algorithm_name(Algorithm a) {
-  switch (a) {
-    case Algorithm::Idg:
-      return "Image-Domain Gridding";
-    case Algorithm::Fft:
-      return "FFT (convolutional gridding)";
-    case Algorithm::WProjection:
-      return "W-projection";
-    default:
-      return "direct Fourier transform";
-  }
-}
-
-// Where a non-IDG algorithm runs (IDG: its back end's name).
-std::string algorithm_device(const ImagerConfig& cfg) {
-  const bool fft = cfg.algorithm == Algorithm::Fft;
-  if (fft || cfg.algorithm == Algorithm::WProjection) {
-    const bool grid_gpu = fft ? cfg.fft.grid_on_gpu : cfg.wproj.grid_on_gpu;
-    const bool fft_gpu = fft && cfg.fft.fft_on_gpu;  // W-projection's FFT runs on the CPU
-    const std::string gpu = "GPU " + std::to_string(fft ? cfg.fft.device : cfg.wproj.device);
-    return std::string(fft ? "FFT gridder" : "W-projection gridder") + " (gridding on " +
-           (grid_gpu ? gpu : std::string("CPU")) + ", FFT on " +
-           (fft_gpu ? gpu : std::string("CPU")) + ")";
-  }
-  return "DFT (CPU)";
-}
-
-// The convolutional gridders' GPU switches (image/fft/grid_on_gpu, use_gpu) resolved by the
-// one device policy: the GPU it picks, or the CPU (with its warning) when there is none.
-ImagerConfig with_conv_device(const ImagerConfig& cfg, Logger* log) {
-  ImagerConfig c = cfg;
-  const bool fft = c.algorithm == Algorithm::Fft;
-  if (!fft && c.algorithm != Algorithm::WProjection) return c;
-  const bool wants = fft ? c.fft.grid_on_gpu || c.fft.fft_on_gpu : c.wproj.grid_on_gpu;
-  if (!wants) return c;
-  const std::vector<int> gpus = choose_gpus(c.devices, 1, "imager", log);
-  if (gpus.empty()) {
-    c.fft.grid_on_gpu = c.fft.fft_on_gpu = false;
-    c.wproj.grid_on_gpu = c.wproj.fft_on_gpu = false;
-  } else {
-    c.fft.device = c.wproj.device = gpus.front();
-  }
-  return c;
-}
-
-std::string gib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-  return buf;
-}
-
 // The IDG back end: the GPU the one device policy chooses (at most one), else the CPU.
 template <typename T>
 std::unique_ptr<IdgBackend<T>> make_backend(const ImagerConfig& cfg, Logger* log) {
@@ -222,33 +150,6 @@ void linear_to_stokes(std::vector<Complex<double>>& im, std::size_t plane) {
     im[2 * plane + i] = (xy + yx) * 0.5;
     im[3 * plane + i] = Complex<double>{d.im, -d.re} * 0.5;  // -i d / 2
   }
-}
-
-// Image plane (channel ci) of every product divided by the average beam; pixels where the
-// beam is below min_fraction of its peak are blanked (NaN).
-void divide_by_beam(const std::vector<double>& beam, double min_fraction, int npol, int nchan,
-                    int ci, std::size_t plane, std::vector<double>& pixels) {
-  const double peak = *std::max_element(beam.begin(), beam.end());
-  const double floor = min_fraction * peak;
-  for (int q = 0; q < npol; ++q)
-    for (std::size_t i = 0; i < plane; ++i) {
-      double& v = pixels[(std::size_t(q) * nchan + ci) * plane + i];
-      v = beam[i] > floor && beam[i] > 0 ? v / beam[i] : std::numeric_limits<double>::quiet_NaN();
-    }
-}
-
-// The uv grid of a run of grid_size cells; the w step automatic (auto_w_step) unless given.
-GridGeometry grid_geometry(const ImagerConfig& cfg, const Taper& taper, int grid_size,
-                           double max_abs_w_lambda) {
-  GridGeometry g;
-  g.image_size = cfg.size;
-  g.cell_rad = cfg.cell_rad;
-  g.grid_size = grid_size;
-  g.subgrid_size = cfg.idg.subgrid_size;
-  g.kernel_size = cfg.idg.kernel_size;
-  g.taper_support = taper.support();
-  g.w_step = cfg.idg.w_step_lambda > 0 ? cfg.idg.w_step_lambda : auto_w_step(g, max_abs_w_lambda);
-  return g;
 }
 
 // The IDG plan of vis; its counts are added to res.
@@ -300,48 +201,6 @@ VisBuffer<T> read_for_imaging(const ImagerConfig& cfg, InputSummary& in, Logger*
   }
 }
 
-void warn_long_baselines(const GridGeometry& g, const InputSummary& in, Logger* log) {
-  const double max_uv = 0.5 * (g.grid_size - g.subgrid_size) * g.uv_cell();
-  if (in.max_uv_lambda > max_uv)
-    log_warning(log, "imager: baselines up to " + std::to_string(in.max_uv_lambda) +
-                         " wavelengths, but the grid (cell " + std::to_string(g.uv_cell()) +
-                         " wavelengths) holds about " + std::to_string(max_uv) +
-                         ": longer ones are skipped; use smaller pixels for full resolution");
-}
-
-// The real image planes of a run, [pol][channel plane][y][x], and why a plane is all zero
-// ("" when it is not, or not known yet).
-struct ImagePlanes {
-  int npol = 0, nchan = 0;
-  std::size_t plane = 0;  // pixels per plane
-  std::vector<double> pixels;
-  std::vector<std::string> empty_reason;  // [channel plane]
-  std::size_t below_horizon = 0;          // station x A-term evaluations below the horizon
-  const double* at(int q, int ci) const { return &pixels[(std::size_t(q) * nchan + ci) * plane]; }
-};
-
-ImagePlanes allocate_planes(const ImagerConfig& cfg, const GridGeometry& g, int npol, int nchan,
-                            std::size_t grid_value_bytes, Stage& stage) {
-  ImagePlanes p;
-  p.npol = npol;
-  p.nchan = nchan;
-  p.plane = std::size_t(cfg.size) * cfg.size;
-  stage.set("allocating the images and the " + std::to_string(g.grid_size) + " x " +
-                std::to_string(g.grid_size) + " grid",
-            double(npol) * nchan * p.plane * 8 + double(npol) * p.plane * 16 +
-                double(npol) * g.grid_size * g.grid_size * grid_value_bytes);
-  p.pixels.assign(std::size_t(npol) * nchan * p.plane, 0.0);
-  p.empty_reason.resize(nchan);
-  return p;
-}
-
-// The complex images [pol][y][x] of one plane's visibilities and, with station-beam A-terms,
-// the average beam [y][x] they are to be divided by.
-struct PlaneImage {
-  std::vector<Complex<double>> image;
-  std::vector<double> beam;
-};
-
 template <typename T>
 PlaneImage image_plane(const ImagerConfig& cfg, const GridGeometry& g, const Taper& taper,
                        const InputSummary& in, VisBuffer<T>& vis, IdgBackend<T>* backend,
@@ -376,45 +235,6 @@ PlaneImage image_plane(const ImagerConfig& cfg, const GridGeometry& g, const Tap
   if (stokes_via_linear(cfg)) linear_to_stokes(out.image, planes.plane);
   out.beam = average_beam_image(beams.average_lattice, g);
   return out;
-}
-
-// Sum of the weights actually imaged (outside-grid ones were zeroed by the plan), and
-// whether any of those visibilities is non-zero (an all-zero image says why).
-template <typename T>
-std::pair<double, bool> imaged_weight(const ImagerConfig& cfg, const VisBuffer<T>& vis, int npol) {
-  double wimg = 0;
-  bool any_signal = cfg.image_type == ImageType::Psf;
-  for (std::size_t k = 0; k < vis.weight.size(); ++k) {
-    if (!(vis.weight[k] > 0)) continue;
-    wimg += vis.weight[k];
-    for (int q = 0; q < npol && !any_signal; ++q)
-      any_signal = vis.vis[k * npol + q].re != 0 || vis.vis[k * npol + q].im != 0;
-  }
-  return {wimg, any_signal};
-}
-
-// "channel 3 (150 MHz)" or "the selection": the plane in messages.
-std::string plane_name(const ImagerConfig& cfg, const std::vector<double>& freq_hz, int ci) {
-  char mhz[32];
-  std::snprintf(mhz, sizeof mhz, "%.9g MHz", freq_hz[cfg.channel_snapshots ? ci : 0] / 1e6);
-  return cfg.channel_snapshots ? "channel " + std::to_string(ci) + " (" + mhz + ")"
-                               : std::string("the selection");
-}
-
-// The real part of a plane's images divided by the imaged weight (and the average beam) into
-// channel plane ci of planes.
-void store_plane(const ImagerConfig& cfg, const PlaneImage& p, double wimg, int ci,
-                 ImagePlanes& planes) {
-  // Several inputs: one weighted average (OSKAR's default), or, with
-  // scale_norm_with_num_input_files, their sum (inputs holding different parts of the sky).
-  if (cfg.scale_norm_with_num_input_files) wimg /= static_cast<double>(cfg.input_ms.size());
-  for (int q = 0; q < planes.npol; ++q)
-    for (std::size_t i = 0; i < planes.plane; ++i)
-      planes.pixels[(std::size_t(q) * planes.nchan + ci) * planes.plane + i] =
-          p.image[q * planes.plane + i].re / wimg;
-  if (!p.beam.empty())
-    divide_by_beam(p.beam, cfg.idg.aterms.min_beam_fraction, planes.npol, planes.nchan, ci,
-                   planes.plane, planes.pixels);
 }
 
 // Weights, grids and transforms each channel plane (all channels together unless
@@ -456,91 +276,6 @@ void image_channels(const ImagerConfig& cfg, const GridGeometry& g, const Taper&
                          " came out non-finite although its input is finite; please report");
     store_plane(cfg, p, wimg, ci, planes);
     report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
-  }
-}
-
-// All-zero (or, with A-terms, all-blank) planes: a loud warning with the reason; an error
-// with --strict, before anything is written. (Every product: a zero Stokes V of an
-// unpolarised sky is no fault.)
-void check_empty_planes(const ImagerConfig& cfg, const ImagePlanes& planes, ImagerResult& res,
-                        Logger* log) {
-  for (int ci = 0; ci < planes.nchan; ++ci) {
-    std::string why = planes.empty_reason[ci];
-    bool zero = true, blank = true;
-    for (int q = 0; q < planes.npol; ++q) {
-      const double* p = planes.at(q, ci);
-      zero = zero && std::all_of(p, p + planes.plane, [](double x) { return x == 0.0; });
-      blank = blank && std::none_of(p, p + planes.plane, [](double x) { return std::isfinite(x); });
-    }
-    if (why.empty() && zero) why = "every pixel is exactly zero";
-    if (why.empty() && blank)
-      why = std::string("every pixel is blank: the average station beam is below its minimum ") +
-            "fraction everywhere" +
-            (planes.below_horizon > 0 ? " (station beams below the horizon)" : "");
-    if (why.empty()) continue;
-    const std::string msg = "imager: ALL-ZERO IMAGE" +
-                            (cfg.channel_snapshots ? " PLANE " + std::to_string(ci) : "") +
-                            " written to " + cfg.root_path + "_*.fits: " + why;
-    if (cfg.strict) throw Error(msg + " (an error with --strict)");
-    log_warning(log, msg);
-    res.empty_images.push_back(
-        cfg.root_path + (cfg.channel_snapshots ? " plane " + std::to_string(ci) : std::string()));
-  }
-}
-
-// The FITS cube of one product, without its pixels: its planes' frequencies, the header.
-ImageCube image_cube(const ImagerConfig& cfg, const InputSummary& in,
-                     const std::vector<double>& freq_hz, const std::string& device) {
-  ImageCube cube;
-  cube.size = cfg.size;
-  cube.cell_rad = cfg.cell_rad;
-  cube.centre_rad = in.phase_centre_rad;
-  cube.precision = cfg.precision;
-  // CDELT3 is the channel increment (the channel width for one channel) in both cases, as
-  // OSKAR's imager writes it, so that scripts reading OSKAR's images read ours the same way.
-  const double step = freq_hz.size() > 1 ? freq_hz[1] - freq_hz[0] : in.channel_width_hz.at(0);
-  cube.freq_step_hz = step != 0.0 ? step : 1.0;
-  if (cfg.channel_snapshots) {
-    cube.freq_hz = freq_hz;
-  } else {
-    double f = 0;
-    for (double x : freq_hz) f += x;
-    cube.freq_hz = {f / freq_hz.size()};  // MFS: the mean frequency
-  }
-  if (cfg.image_type == ImageType::Psf) cube.bunit = "";
-  cube.history.push_back("fringe imager: " + algorithm_name(cfg.algorithm) + " on " + device);
-  return cube;
-}
-
-// One FITS file per product, written under temporary names and renamed into place only when
-// all of them are complete (all or none, unless the file system fails between two renames).
-void write_images(const ImagerConfig& cfg, const InputSummary& in,
-                  const std::vector<double>& freq_hz, const ImagePlanes& planes, ImagerResult& res,
-                  Stage& stage) {
-  stage.set("writing the FITS images", double(planes.nchan) * planes.plane * 8);
-  const auto names = product_names(cfg.image_type);
-  const std::size_t cube_pixels = std::size_t(planes.nchan) * planes.plane;
-  std::vector<std::unique_ptr<io::FitsImageWriter>> writers;
-  for (int q = 0; q < planes.npol; ++q) {
-    interrupt::throw_if_requested();
-    ImageCube cube = image_cube(cfg, in, freq_hz, res.device);
-    cube.pixels.assign(planes.pixels.begin() + std::size_t(q) * cube_pixels,
-                       planes.pixels.begin() + std::size_t(q + 1) * cube_pixels);
-    const std::string path = cfg.root_path + "_" + names[q] + ".fits";
-    try {
-      writers.push_back(write_image_cube_unfinished(path, cube));
-    } catch (const interrupt::Cancelled&) {
-      throw;
-    } catch (const Error& e) {
-      throw RunFailure(e.message(), e.context());
-    }
-    res.files.push_back(path);
-  }
-  interrupt::throw_if_requested();
-  try {
-    for (auto& w : writers) w->finish();
-  } catch (const Error& e) {
-    throw RunFailure(e.message(), e.context());
   }
 }
 
@@ -754,8 +489,9 @@ ImagerResult run(const ImagerConfig& cfg, const ProgressCallback& progress, Logg
   Stage stage;
   try {
     return dispatch_precision(cfg.precision, [&]<typename T>() {
-      return cfg.model_image.empty() ? run_typed<T>(cfg, progress, log, stage)
-                                     : run_predict<T>(cfg, progress, log, stage);
+      if (!cfg.model_image.empty()) return run_predict<T>(cfg, progress, log, stage);
+      return streams(cfg) ? run_streamed<T>(cfg, progress, log, stage)
+                          : run_typed<T>(cfg, progress, log, stage);
     });
   } catch (const std::bad_alloc&) {
     throw RunFailure("imager: out of memory while " + stage.what +

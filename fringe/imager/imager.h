@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fringe/core/error.h"
@@ -31,6 +32,9 @@ struct ImagerResult {
   double sum_weights = 0.0;
   std::string device;  // "CPU (n threads)", "GPU 0 (...)", "DFT"
   double seconds_read = 0, seconds_grid = 0, seconds_write = 0;
+  // The streamed path's stages (stream_imager.h) in order, seconds each: "first pass",
+  // "read wait", "convert", "weight", "grid", "transform", "write" (empty on the other paths).
+  std::vector<std::pair<std::string, double>> stages;
 };
 
 // A failure of the run itself, not of its input (memory exhausted while allocating, a FITS

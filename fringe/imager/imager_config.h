@@ -4,6 +4,7 @@
 // "IdgConfig.padding"), which the app layer maps back to keys (fringe/app/field_keys.h).
 #pragma once
 
+#include <cstddef>
 #include <limits>
 #include <memory>
 #include <string>
@@ -70,6 +71,9 @@ struct ImagerConfig {
   // The GPU IDG runs on (core choose_gpus: at most one); none or none usable: the CPU.
   DeviceRequest devices{.use_gpus = true, .cuda_device_ids = {}, .num_devices = 0};
   int num_threads = 0;  // CPU threads of the CPU back end; 0: all cores
+  // Rows of an input read at a time by the streamed path (FFT and W-projection, one plane:
+  // stream_imager.h); 0: automatic (about 64 MB of columns per read).
+  std::size_t read_rows = 0;
 
   int size = 256;         // image side [pixels], even
   double cell_rad = 0.0;  // pixel size (direction cosines)

@@ -20,12 +20,9 @@ bool is_vis_file(const std::string& path) {
   return tail == ".vis";
 }
 
-InputColumns read_ms_columns(const std::string& path, const std::string& column, bool read_data) {
-  if (!std::filesystem::exists(path))
-    throw Error::in_file(path, 0, "the Measurement Set does not exist");
-  io::MsReader ms(path);
+InputColumns read_ms_metadata(const io::MsReader& ms, const std::string& column, bool read_data) {
   if (read_data && !ms.has_column(column))
-    throw Error::in_file(path, 0, "the Measurement Set has no column " + column);
+    throw Error::in_file(ms.path(), 0, "the Measurement Set has no column " + column);
   InputColumns in;
   in.freqs_hz = ms.channel_frequencies_hz();
   in.widths_hz = ms.channel_widths_hz();
@@ -33,13 +30,29 @@ InputColumns read_ms_columns(const std::string& path, const std::string& column,
   in.corr_types = ms.corr_types();
   in.num_pols = ms.num_pols();
   in.num_channels = ms.num_channels();
-  in.time = ms.read_time();
-  in.antenna1 = ms.read_antenna1();
-  in.antenna2 = ms.read_antenna2();
-  in.uvw = ms.read_uvw();
-  if (read_data) in.data = ms.read_data(0, io::MsReader::kAllRows, column);
-  in.flag = ms.read_flag();
-  in.weight = ms.read_weight();
+  return in;
+}
+
+void read_ms_rows(const io::MsReader& ms, const std::string& column, bool read_data,
+                  std::size_t start, std::size_t count, InputColumns& in) {
+  ms.read_time(start, count, in.time);
+  ms.read_antenna1(start, count, in.antenna1);
+  ms.read_antenna2(start, count, in.antenna2);
+  ms.read_uvw(start, count, in.uvw);
+  if (read_data)
+    ms.read_data(start, count, column, in.data);
+  else
+    in.data.clear();
+  ms.read_flag(start, count, in.flag);
+  ms.read_weight(start, count, in.weight);
+}
+
+InputColumns read_ms_columns(const std::string& path, const std::string& column, bool read_data) {
+  if (!std::filesystem::exists(path))
+    throw Error::in_file(path, 0, "the Measurement Set does not exist");
+  io::MsReader ms(path);
+  InputColumns in = read_ms_metadata(ms, column, read_data);
+  read_ms_rows(ms, column, read_data, 0, io::MsReader::kAllRows, in);
   return in;
 }
 
@@ -107,7 +120,8 @@ InputColumns read_vis_typed(const io::VisFileReader& file, const std::string& pa
 
 std::array<double, 2> input_phase_centre_rad(const std::string& path) {
   if (!is_vis_file(path)) return io::MsReader(path).phase_centre_rad();
-  const auto& deg = io::VisFileReader(path).header().phase_centre_deg;
+  const auto deg =
+      io::VisFileReader(path).header().phase_centre_deg;  // a copy: the reader is a temporary
   return {deg[0] * kDegToRad, deg[1] * kDegToRad};
 }
 

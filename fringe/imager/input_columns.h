@@ -14,6 +14,10 @@
 
 #include "fringe/core/complex.h"
 
+namespace fringe::io {
+class MsReader;
+}
+
 namespace fringe::imager {
 
 struct InputColumns {
@@ -39,6 +43,14 @@ bool is_vis_file(const std::string& path);
 // Reads a Measurement Set: `column` (DATA, MODEL_DATA, ...) unless read_data is false (a PSF).
 // Throws fringe::Error naming the file when it does not exist or lacks the column.
 InputColumns read_ms_columns(const std::string& path, const std::string& column, bool read_data);
+
+// The same in two steps, for reading a Measurement Set a slice of rows at a time
+// (vis_chunks.h): its metadata (frequencies, widths, phase centre, correlations; no rows), after
+// checking that it has `column` when read_data is true, and then the main columns of rows
+// [start, start + count) into in's row arrays (replacing them; capacities reused).
+InputColumns read_ms_metadata(const io::MsReader& ms, const std::string& column, bool read_data);
+void read_ms_rows(const io::MsReader& ms, const std::string& column, bool read_data,
+                  std::size_t start, std::size_t count, InputColumns& in);
 
 // The phase centre (RA, Dec) in radians of a Measurement Set or an OSKAR .vis file.
 std::array<double, 2> input_phase_centre_rad(const std::string& path);

@@ -37,8 +37,6 @@ struct InputSummary {
   double max_uv_lambda = 0.0;
   std::vector<int> row_file;           // [buffer row] index of its input file
   std::vector<std::size_t> row_index;  // [buffer row] its row in that file
-  std::vector<std::size_t> file_rows;  // [file] rows
-  std::vector<int> file_pols;          // [file] correlations
   std::vector<int> channels;           // selected channel indices (same in every file)
 };
 

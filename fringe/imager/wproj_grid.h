@@ -13,6 +13,7 @@
 // Arithmetic (positions, products, grid sums) in T, as OSKAR's float and double gridders.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "fringe/core/complex.h"
@@ -67,5 +68,26 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
 template <typename T>
 GridTotals grid_wproj_cuda(const WKernelRows<T>& k, const ConvVisView<T>& v, double cell_rad,
                            int grid_size, Complex<T>* grid, int device);
+
+// The same gridder keeping its grid [pol][grid_size][grid_size] in GPU memory across calls
+// (the streamed imager adds chunk after chunk), for the device FFT (device_grid(), on the
+// default stream) or a copy to the host. The kernels k must outlive it. Only in builds with
+// CUDA; not thread-safe.
+template <typename T>
+class WProjGridCuda {
+ public:
+  WProjGridCuda(const WKernelRows<T>& k, int grid_size, int num_pols, int device);
+  ~WProjGridCuda();
+  WProjGridCuda(const WProjGridCuda&) = delete;
+  WProjGridCuda& operator=(const WProjGridCuda&) = delete;
+  // grid_wproj_cuda's work on host arrays, adding to the device grid.
+  GridTotals grid(const ConvVisView<T>& v, double cell_rad);
+  void add_grid_to_host(Complex<T>* host) const;  // host grid += device grid
+  Complex<T>* device_grid();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace fringe::imager

@@ -8,6 +8,7 @@
 
 #include <omp.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,13 @@
 #include "fringe/core/error.h"
 #include "fringe/imager/conv_imager.h"
 #include "fringe/imager/conv_kernels.h"
+#include "fringe/imager/conv_view.h"
 #include "fringe/imager/fft_cpu.h"
 #include "fringe/imager/wproj_grid.h"
 #include "fringe/imager/wproj_kernels.h"
+#ifdef FRINGE_HAVE_CUDA
+#include "fringe/imager/conv_fft_cuda.h"
+#endif
 
 namespace fringe::imager {
 
@@ -41,88 +46,139 @@ void checkerboard(Complex<T>* plane, int size) {
     }
 }
 
+template <typename T>
+class WProjGridder final : public ConvGridder<T> {
+ public:
+  WProjGridder(const WProjConfig& cfg, int size, double cell_rad, int npol, int num_threads,
+               const WStats& w)
+      : cfg_(cfg), size_(size), npol_(npol), cell_rad_(cell_rad) {
+    if (cfg.oversample < 1)
+      throw Error("imager: W-projection kernel oversample " + std::to_string(cfg.oversample) +
+                  " is out of range (expected >= 1)");
+    if (!(cfg.padding >= 1.0))
+      throw Error("imager: W-projection grid padding " + std::to_string(cfg.padding) +
+                  " is out of range (expected >= 1)");
+    nt_ = num_threads > 0 ? num_threads : omp_get_max_threads();
+    // Planes, grid and kernels.
+    const WPlanes planes = wproj_planes(cfg.num_w_planes, w, cell_rad, size);
+    g_ = wproj_grid_size(size, cfg.padding);
+    const int conv_size = wproj_conv_size(size, cfg.padding, planes.num_planes, physical_memory());
+    rows_ =
+        kernel_rows<T>(make_w_kernels(planes, cfg.oversample, size, g_, conv_size, cell_rad, nt_));
+    // image/wproj/grid_on_gpu: the CUDA gridder on the imager's device (the CPU's without one).
+#ifdef FRINGE_HAVE_CUDA
+    if (cfg.grid_on_gpu && !cuda_devices().empty())
+      gpu_ = std::make_unique<WProjGridCuda<T>>(rows_, g_, npol_, cfg.device);
+#endif
+    if (!gpu_) grid_.assign(std::size_t(npol_) * g_ * g_, Complex<T>{T(0), T(0)});
+  }
+
+  GridTotals add(VisBuffer<T>& vis) override {
+    const ConvVisView<T> view = conv_view(vis, nt_, uu_, vv_, &ww_);
+    GridTotals t;
+#ifdef FRINGE_HAVE_CUDA
+    if (gpu_) t = gpu_->grid(view, cell_rad_);
+#endif
+    if (!gpu_) t = grid_wproj_cpu(rows_, view, cell_rad_, g_, grid_.data(), nt_);
+    totals_.gridded += t.gridded;
+    totals_.outside += t.outside;
+    totals_.norm += t.norm;
+    return t;
+  }
+
+  std::vector<Complex<double>> finish(double sum_w) override {
+    const int size = size_, g = g_;
+    std::vector<Complex<double>> image(std::size_t(npol_) * size * size, Complex<double>{0.0, 0.0});
+    const std::size_t cells = std::size_t(g) * g;
+    // The first checkerboard and the FFT: already done on the GPU when `transformed`.
+    bool transformed = false;
+#ifdef FRINGE_HAVE_CUDA
+    if (gpu_) {
+      grid_.assign(std::size_t(npol_) * cells, Complex<T>{T(0), T(0)});
+      if (cfg_.fft_on_gpu && totals_.gridded > 0) {
+        fft_device_grid_to_host(gpu_->device_grid(), g, npol_, cfg_.device, nullptr, grid_.data());
+        transformed = true;
+      } else {
+        gpu_->add_grid_to_host(grid_.data());
+      }
+      gpu_.reset();
+    }
+#endif
+    if (totals_.gridded == 0 || totals_.norm == 0.0) return image;
+    // OSKAR divides the image by the norm; the caller divides by the imaged weight.
+    const double scale = sum_w / totals_.norm;
+    const Fft2d<T> fft(g, -1, nt_);
+    const std::vector<double> corr = spheroidal_grid_correction(g, cfg_.oversample);
+    const int d = (g - size) / 2;
+    for (int q = 0; q < npol_; ++q) {
+      Complex<T>* plane = grid_.data() + q * cells;
+      if (!transformed) {
+        checkerboard(plane, g);
+        fft.execute(plane);
+      }
+      checkerboard(plane, g);
+      apply_grid_correction(corr, g, plane);
+      for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x) {
+          const Complex<T> c = plane[std::size_t(y + d) * g + (x + d)];
+          image[(std::size_t(q) * size + y) * size + x] = {double(c.re) * scale,
+                                                           double(c.im) * scale};
+        }
+    }
+    grid_ = {};
+    return image;
+  }
+
+ private:
+  WProjConfig cfg_;
+  int size_, npol_, g_ = 0, nt_ = 1;
+  double cell_rad_;
+  WKernelRows<T> rows_;
+  GridTotals totals_;
+  std::vector<Complex<T>> grid_;
+  std::vector<double> uu_, vv_, ww_;
+#ifdef FRINGE_HAVE_CUDA
+  std::unique_ptr<WProjGridCuda<T>> gpu_;
+#else
+  std::unique_ptr<int> gpu_;  // never set: no CUDA in this build
+#endif
+};
+
 }  // namespace
+
+template <typename T>
+void add_w_stats(const VisBuffer<T>& vis, WStats& w) {
+  std::vector<double> ww(vis.num_visibilities());
+  for (std::size_t r = 0; r < vis.num_rows; ++r)
+    for (int c = 0; c < vis.num_channels; ++c)
+      ww[r * vis.num_channels + c] = vis.uvw_m[r][2] * (vis.freq_hz[c] / kSpeedOfLight);
+  add_w_stats(ww.data(), vis.weight.data(), ww.size(), w);
+}
+
+template <typename T>
+std::unique_ptr<ConvGridder<T>> make_wproj_gridder(const WProjConfig& cfg, int size,
+                                                   double cell_rad, int num_pols, int num_threads,
+                                                   const WStats& w) {
+  return std::make_unique<WProjGridder<T>>(cfg, size, cell_rad, num_pols, num_threads, w);
+}
 
 template <typename T>
 std::vector<Complex<double>> wproj_image(const WProjConfig& cfg, VisBuffer<T>& vis, int size,
                                          double cell_rad, int num_threads, GridTotals& totals) {
-  if (cfg.oversample < 1)
-    throw Error("imager: W-projection kernel oversample " + std::to_string(cfg.oversample) +
-                " is out of range (expected >= 1)");
-  if (!(cfg.padding >= 1.0))
-    throw Error("imager: W-projection grid padding " + std::to_string(cfg.padding) +
-                " is out of range (expected >= 1)");
-  const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
-  const int npol = vis.num_pols;
-  const std::size_t n = vis.num_visibilities();
-
-  // u, v, w of every visibility [wavelengths] (visibility k = row x channels + channel).
-  std::vector<double> uu(n), vv(n), ww(n);
-  for (std::size_t r = 0; r < vis.num_rows; ++r)
-    for (int c = 0; c < vis.num_channels; ++c) {
-      const std::size_t k = r * vis.num_channels + c;
-      const double s = vis.freq_hz[c] / kSpeedOfLight;
-      uu[k] = vis.uvw_m[r][0] * s;
-      vv[k] = vis.uvw_m[r][1] * s;
-      ww[k] = vis.uvw_m[r][2] * s;
-    }
-  ConvVisView<T> view;
-  view.num_vis = n;
-  view.num_pols = npol;
-  view.uu = uu.data();
-  view.vv = vv.data();
-  view.ww = ww.data();
-  view.vis = vis.vis.data();
-  view.weight = vis.weight.data();
-
-  // Planes, grid and kernels.
-  const WPlanes planes =
-      wproj_planes(cfg.num_w_planes, w_stats(ww.data(), vis.weight.data(), n), cell_rad, size);
-  const int g = wproj_grid_size(size, cfg.padding);
-  const int conv_size = wproj_conv_size(size, cfg.padding, planes.num_planes, physical_memory());
-  const WKernelRows<T> rows =
-      kernel_rows<T>(make_w_kernels(planes, cfg.oversample, size, g, conv_size, cell_rad, threads));
-
-  const std::size_t cells = std::size_t(g) * g;
-  std::vector<Complex<T>> grid(std::size_t(npol) * cells, Complex<T>{T(0), T(0)});
-  // image/fft/grid_on_gpu: the CUDA gridder on the imager's device (the CPU's without one).
-  bool on_gpu = false;
-#ifdef FRINGE_HAVE_CUDA
-  on_gpu = cfg.grid_on_gpu && !cuda_devices().empty();
-  if (on_gpu) totals = grid_wproj_cuda(rows, view, cell_rad, g, grid.data(), cfg.device);
-#endif
-  if (!on_gpu) totals = grid_wproj_cpu(rows, view, cell_rad, g, grid.data(), threads);
-
-  std::vector<Complex<double>> image(std::size_t(npol) * size * size, Complex<double>{0.0, 0.0});
-  if (totals.gridded == 0 || totals.norm == 0.0) return image;
-  // OSKAR divides the image by the norm; the caller divides by the imaged weight.
-  double sum_w = 0.0;
-  for (std::size_t k = 0; k < n; ++k)
-    if (vis.weight[k] > 0.0f) sum_w += vis.weight[k];
-  const double scale = sum_w / totals.norm;
-
-  const Fft2d<T> fft(g, -1, threads);
-  const std::vector<double> corr = spheroidal_grid_correction(g, cfg.oversample);
-  const int d = (g - size) / 2;
-  for (int q = 0; q < npol; ++q) {
-    Complex<T>* plane = grid.data() + q * cells;
-    checkerboard(plane, g);
-    fft.execute(plane);
-    checkerboard(plane, g);
-    apply_grid_correction(corr, g, plane);
-    for (int y = 0; y < size; ++y)
-      for (int x = 0; x < size; ++x) {
-        const Complex<T> c = plane[std::size_t(y + d) * g + (x + d)];
-        image[(std::size_t(q) * size + y) * size + x] = {double(c.re) * scale,
-                                                         double(c.im) * scale};
-      }
-  }
-  return image;
+  WStats w;
+  add_w_stats(vis, w);
+  const auto gridder = make_wproj_gridder<T>(cfg, size, cell_rad, vis.num_pols, num_threads, w);
+  return image_all(*gridder, vis, totals);
 }
 
-template std::vector<Complex<double>> wproj_image<float>(const WProjConfig&, VisBuffer<float>&, int,
-                                                         double, int, GridTotals&);
-template std::vector<Complex<double>> wproj_image<double>(const WProjConfig&, VisBuffer<double>&,
-                                                          int, double, int, GridTotals&);
+#define FRINGE_WPROJ_IMAGER(T)                                                                    \
+  template void add_w_stats<T>(const VisBuffer<T>&, WStats&);                                     \
+  template std::unique_ptr<ConvGridder<T>> make_wproj_gridder<T>(const WProjConfig&, int, double, \
+                                                                 int, int, const WStats&);        \
+  template std::vector<Complex<double>> wproj_image<T>(const WProjConfig&, VisBuffer<T>&, int,    \
+                                                       double, int, GridTotals&);
+FRINGE_WPROJ_IMAGER(float)
+FRINGE_WPROJ_IMAGER(double)
+#undef FRINGE_WPROJ_IMAGER
 
 }  // namespace fringe::imager

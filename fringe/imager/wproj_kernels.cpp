@@ -17,19 +17,21 @@
 
 namespace fringe::imager {
 
-WStats w_stats(const double* ww, const float* weight, std::size_t n) {
-  WStats s;
-  double sum_sq = 0.0;
-  s.min_abs = 0.0;
+void add_w_stats(const double* ww, const float* weight, std::size_t n, WStats& s) {
   for (std::size_t k = 0; k < n; ++k) {
     if (weight && !(weight[k] > 0.0f)) continue;
     const double a = std::fabs(ww[k]);
     if (s.count == 0 || a < s.min_abs) s.min_abs = a;
     s.max_abs = std::max(s.max_abs, a);
-    sum_sq += a * a;
+    s.sum_sq += a * a;
     ++s.count;
   }
-  if (s.count > 0) s.rms = std::sqrt(sum_sq / double(s.count));
+  if (s.count > 0) s.rms = std::sqrt(s.sum_sq / double(s.count));
+}
+
+WStats w_stats(const double* ww, const float* weight, std::size_t n) {
+  WStats s;
+  add_w_stats(ww, weight, n, s);
   return s;
 }
 

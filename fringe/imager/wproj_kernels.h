@@ -21,10 +21,13 @@ struct WStats {
   double max_abs = 0.0;
   double rms = 0.0;
   std::size_t count = 0;
+  double sum_sq = 0.0;  // of |w|, for adding more visibilities
 };
 
 // |w| of ww[k] for k with weight[k] > 0 (weight may be null: all).
 WStats w_stats(const double* ww, const float* weight, std::size_t n);
+// The same, adding to s (in order: a chunk at a time gives the statistics of all at once).
+void add_w_stats(const double* ww, const float* weight, std::size_t n, WStats& s);
 
 struct WPlanes {
   int num_planes = 16;   // >= 16

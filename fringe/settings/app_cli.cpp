@@ -26,7 +26,7 @@ constexpr int kBadInput = 2;
 
 void usage(std::ostream& o, const AppInfo& app) {
   o << "Usage:\n"
-    << "  " << app.name << " [-q] [--strict] [--force] settings.ini\n"
+    << "  " << app.name << " [-q] [--strict] [--force] [--timing] settings.ini\n"
     << "  " << app.name << " --get settings.ini key\n"
     << "  " << app.name << " --set settings.ini key [value]\n"
     << "  " << app.name << " --settings | --version | --help\n";
@@ -35,6 +35,8 @@ void usage(std::ostream& o, const AppInfo& app) {
     << "  -q, --quiet     log only warnings and errors\n"
     << "  --strict        treat warnings (e.g. unknown keys, all-zero output) as errors\n"
     << "  --force         run even when the estimated output or memory exceeds what is free\n"
+    << "  --timing        print the run's stage times as one JSON line on stdout at the end\n"
+    << "                  (apps that time their stages: imager)\n"
     << "  --get INI KEY   print the value of KEY (its default when not in the file)\n"
     << "  --set INI KEY [VALUE]\n"
     << "                  set KEY (reset it to its default without VALUE): only KEY's line\n"
@@ -51,7 +53,7 @@ void usage(std::ostream& o, const AppInfo& app) {
 
 struct Args {
   bool help = false, version = false, print_settings = false, quiet = false, strict = false,
-       force = false;
+       force = false, timing = false;
   std::optional<std::string> mode;  // "get" or "set"
   std::vector<std::string> positional;
 };
@@ -67,8 +69,8 @@ bool is_number(const std::string& s) {
 // The options this command line knows (for the --set VALUE slot below).
 bool is_known_option(const std::string& s) {
   return s == "-h" || s == "--help" || s == "--version" || s == "--settings" || s == "-q" ||
-         s == "--quiet" || s == "--strict" || s == "--force" || s == "--get" || s == "--set" ||
-         s == "--";
+         s == "--quiet" || s == "--strict" || s == "--force" || s == "--timing" || s == "--get" ||
+         s == "--set" || s == "--";
 }
 
 // The arguments after --set and --get are positional (FILE KEY [VALUE]), as in OSKAR's apps:
@@ -98,6 +100,8 @@ Args parse_args(int argc, const char* const* argv) {
       a.strict = true;
     } else if (s == "--force") {
       a.force = true;
+    } else if (s == "--timing") {
+      a.timing = true;
     } else if (s == "--get" || s == "--set") {
       if (a.mode) throw Error("give only one of --get and --set");
       a.mode = s.substr(2);
@@ -264,7 +268,7 @@ int run_app(int argc, const char* const* argv, const AppInfo& app, const RunFunc
     if (args.quiet) logger.set_level(LogLevel::Warning);
     try {
       interrupt::install();
-      run(settings, logger, RunOptions{args.strict, args.quiet, args.force, path});
+      run(settings, logger, RunOptions{args.strict, args.quiet, args.force, path, args.timing});
       interrupt::throw_if_requested();
     } catch (const interrupt::Cancelled& e) {
       err << "error: " << e.what() << "\n";

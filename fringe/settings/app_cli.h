@@ -42,6 +42,7 @@ struct RunOptions {
   bool quiet = false;         // -q
   bool force = false;         // --force: run although the size estimate exceeds free disk/memory
   std::string settings_file;  // the settings file of the run, as given (an input of the run)
+  bool timing = false;        // --timing: the stage times as one JSON line on stdout
 };
 
 // Thrown by a run when its input (a file the settings name) is bad: exit code 2, not 1.

@@ -84,6 +84,46 @@ struct MsReader::Impl {
     }
   }
 
+  // Rows [start, start + count) of a column read straight into out's storage (resized; its
+  // capacity is reused, so reading slice after slice allocates nothing): casacore fills an
+  // Array sharing that storage. Out holds `per_out` values of T (UVW: 3 doubles per row), cells
+  // of one shape (a scalar column: one value per row).
+  template <typename T, typename Out>
+  void into(const std::string& column, std::size_t start, std::size_t count, std::vector<Out>& out,
+            std::size_t per_out = 1) const {
+    static_assert(sizeof(Out) % sizeof(T) == 0 && alignof(Out) >= alignof(T));
+    require_column(column);
+    try {
+      const Slicer s = rows(start, count);
+      if (count == 0) {
+        out.clear();
+        return;
+      }
+      const bool scalar = main.tableDesc().columnDesc(column).isScalar();
+      IPosition shape(1, static_cast<ssize_t>(count));
+      if (!scalar) {
+        const IPosition cell = casacore::ArrayColumn<T>(main, column).shape(start);
+        shape = IPosition(cell.size() + 1);
+        for (std::size_t i = 0; i < cell.size(); ++i) shape[i] = cell[i];
+        shape[cell.size()] = static_cast<ssize_t>(count);
+      }
+      const std::size_t values = static_cast<std::size_t>(shape.product());
+      if (values % per_out != 0) throw error("column " + column + " has cells of another shape");
+      out.resize(values / per_out);
+      if (scalar) {
+        casacore::Vector<T> v(shape, reinterpret_cast<T*>(out.data()), casacore::SHARE);
+        casacore::ScalarColumn<T>(main, column).getColumnRange(s, v, false);
+      } else {
+        casacore::Array<T> a(shape, reinterpret_cast<T*>(out.data()), casacore::SHARE);
+        casacore::ArrayColumn<T>(main, column).getColumnRange(s, a, false);
+      }
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw error("reading column " + column + " failed: " + e.what());
+    }
+  }
+
   template <typename T>
   casacore::Array<T> array(const std::string& column, std::size_t start, std::size_t& count) const {
     require_column(column);
@@ -290,6 +330,27 @@ std::vector<ColumnLayout> MsReader::column_layout(const std::string& subtable) c
   std::sort(out.begin(), out.end(),
             [](const ColumnLayout& a, const ColumnLayout& b) { return a.name < b.name; });
   return out;
+}
+
+void MsReader::read_time(std::size_t start, std::size_t n, std::vector<double>& out) const {
+  impl_->into<casacore::Double>("TIME", start, n, out);
+}
+void MsReader::read_antenna1(std::size_t start, std::size_t n, std::vector<int>& out) const {
+  impl_->into<casacore::Int>("ANTENNA1", start, n, out);
+}
+void MsReader::read_antenna2(std::size_t start, std::size_t n, std::vector<int>& out) const {
+  impl_->into<casacore::Int>("ANTENNA2", start, n, out);
+}
+void MsReader::read_uvw(std::size_t start, std::size_t n,
+                        std::vector<std::array<double, 3>>& out) const {
+  impl_->into<casacore::Double>("UVW", start, n, out, 3);
+}
+void MsReader::read_flag(std::size_t start, std::size_t n, std::vector<std::uint8_t>& out) const {
+  static_assert(sizeof(casacore::Bool) == sizeof(std::uint8_t));  // casacore writes 0 or 1
+  impl_->into<casacore::Bool>("FLAG", start, n, out);
+}
+void MsReader::read_weight(std::size_t start, std::size_t n, std::vector<float>& out) const {
+  impl_->into<casacore::Float>("WEIGHT", start, n, out);
 }
 
 std::vector<double> MsReader::read_time(std::size_t start, std::size_t n) const {

@@ -113,6 +113,15 @@ class MsReader {
   std::vector<std::uint8_t> read_flag(std::size_t start_row = 0,
                                       std::size_t num_rows = kAllRows) const;  // 1 = flagged
   std::vector<float> read_weight(std::size_t start_row = 0, std::size_t num_rows = kAllRows) const;
+  // The same columns into out (resized; capacity reused, casacore reading straight into it):
+  // no allocation when a caller reads slice after slice of the same size.
+  void read_time(std::size_t start, std::size_t num_rows, std::vector<double>& out) const;
+  void read_antenna1(std::size_t start, std::size_t num_rows, std::vector<int>& out) const;
+  void read_antenna2(std::size_t start, std::size_t num_rows, std::vector<int>& out) const;
+  void read_uvw(std::size_t start, std::size_t num_rows,
+                std::vector<std::array<double, 3>>& out) const;
+  void read_flag(std::size_t start, std::size_t num_rows, std::vector<std::uint8_t>& out) const;
+  void read_weight(std::size_t start, std::size_t num_rows, std::vector<float>& out) const;
 
  private:
   struct Impl;
