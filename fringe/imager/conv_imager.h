@@ -59,4 +59,13 @@ template <typename T>
 std::vector<Complex<double>> wproj_image(const WProjConfig& cfg, VisBuffer<T>& vis, int size,
                                          double cell_rad, int num_threads, GridTotals& totals);
 
+// Prediction with the FFT imager's kernel (fft_predict.cpp): vis.vis (one value per
+// visibility) of every visibility with weight > 0 from the model [size][size] (Jy/pixel; dft.h's
+// pixel and sign conventions, no w term); 0 where the weight is 0 or the kernel support leaves
+// the grid (counted in outside; gridded: the visibilities predicted). The degridding runs on
+// cfg.device when cfg.grid_on_gpu.
+template <typename T>
+GridTotals fft_predict(const FftConfig& cfg, const std::vector<Complex<double>>& model, int size,
+                       double cell_rad, int num_threads, VisBuffer<T>& vis);
+
 }  // namespace fringe::imager

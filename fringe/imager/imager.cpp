@@ -385,9 +385,22 @@ void predict(const ImagerConfig& cfg, const InputSummary& in,
   const GridGeometry g =
       grid_geometry(cfg, taper, padded_grid_size(cfg.size, cfg.idg.padding), in.max_abs_w_lambda);
   res.grid_size = g.grid_size;
+  if (cfg.algorithm == Algorithm::Fft) {
+    // The FFT imager's kernel, degridded (the adjoint of its imaging: fft_predict.cpp).
+    const ImagerConfig rc = with_conv_device(cfg, log);
+    res.device = algorithm_device(rc);
+    const GridTotals t = fft_predict(rc.fft, model, cfg.size, cfg.cell_rad, cfg.num_threads, vis);
+    res.num_gridded = t.gridded;
+    res.num_outside = t.outside;
+    if (t.outside > 0)
+      log_warning(log, "imager: " + std::to_string(t.outside) +
+                           " visibilities lie beyond the model's uv grid: their " +
+                           cfg.model_column + " is 0 (use smaller pixels)");
+    return;
+  }
   if (cfg.algorithm != Algorithm::Idg) {
-    // FFT and W-projection predict with the exact transform of the same geometry (DFT 2D and
-    // DFT 3D): a model is degridded once, so exactness costs little there.
+    // W-projection predicts with the exact transform of the same geometry (DFT 3D): a model is
+    // degridded once, so exactness costs little there.
     res.device = "DFT (CPU)";
     dft_predict(model, cfg.size, cfg.cell_rad, vis,
                 cfg.algorithm == Algorithm::Dft3d || cfg.algorithm == Algorithm::WProjection);
