@@ -26,22 +26,6 @@ using fringe::settings::format_number;
 using fringe::settings::Settings;
 namespace im = fringe::imager;
 
-const char* algorithm_name(im::Algorithm a) {
-  switch (a) {
-    case im::Algorithm::Idg:
-      return "IDG";
-    case im::Algorithm::Dft2d:
-      return "DFT 2D";
-    case im::Algorithm::Dft3d:
-      return "DFT 3D";
-    case im::Algorithm::Fft:
-      return "FFT";
-    case im::Algorithm::WProjection:
-      return "W-projection";
-  }
-  return "?";
-}
-
 void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) {
   fringe::Timer wall;
   wall.start();
@@ -62,7 +46,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
            im::to_string(config.image_type) +
            (config.channel_snapshots ? ", one plane per channel" : ", all channels together"));
   log.info(
-      std::string("  algorithm: ") + algorithm_name(config.algorithm) +
+      std::string("  algorithm: ") + im::to_string(config.algorithm) +
       (config.algorithm == im::Algorithm::Idg
            ? ", subgrid " + std::to_string(config.idg.subgrid_size) + ", kernel " +
                  std::to_string(config.idg.kernel_size) + ", taper support " +
@@ -123,7 +107,7 @@ void run(Settings& s, Logger& log, const fringe::settings::RunOptions& options) 
   const double rate = wall_s > 0 ? double(r.num_visibilities) / wall_s : 0.0;
   log.info("Stages: " + line + "; " + format_number(rate) + " visibilities/s end to end");
   if (options.timing)
-    std::cout << "{\"app\":\"imager\",\"algorithm\":\"" << algorithm_name(config.algorithm)
+    std::cout << "{\"app\":\"imager\",\"algorithm\":\"" << im::to_string(config.algorithm)
               << "\",\"device\":\"" << r.device << "\",\"visibilities\":" << r.num_visibilities
               << ",\"wall_s\":" << format_number(wall_s)
               << ",\"visibilities_per_s\":" << format_number(rate) << ",\"stages\":{" << json

@@ -80,21 +80,12 @@ void conv_config(const settings::Settings& s, imager::ImagerConfig& c) {
                        : imager::ConvKernelType::Spheroidal;
     c.fft.support = s.get_int("image/fft/support");
     c.fft.oversample = s.get_int("image/fft/oversample");
-    // Support 1..64 cells (a 129 x 129 kernel; memo 086's 128 x 128 case fits), and at most
-    // 1e4 samples per cell: the table has oversample x (support + 1) values.
-    if (c.fft.support < 1 || c.fft.support > 64)
-      throw Error::in_setting("image/fft/support", s.get("image/fft/support"),
-                              "expected a kernel half-width of 1 to 64 grid cells");
-    if (c.fft.oversample < 1 || c.fft.oversample > 10000)
-      throw Error::in_setting("image/fft/oversample", s.get("image/fft/oversample"),
-                              "expected 1 to 10000 kernel samples per grid cell");
+    // Their ranges are checked by imager::validate (run_checks.cpp), which names these keys
+    // through the field map (field_keys_imager.cpp).
     c.fft.grid_on_gpu = gpus && s.get_bool("image/fft/grid_on_gpu");
     c.fft.fft_on_gpu = gpus && s.get_bool("image/fft/use_gpu");
   } else {
-    c.wproj.num_w_planes = s.get_int("image/wproj/num_w_planes");
-    if (c.wproj.num_w_planes > 10000)
-      throw Error::in_setting("image/wproj/num_w_planes", s.get("image/wproj/num_w_planes"),
-                              "expected at most 10000 w planes (or 0: automatic)");
+    c.wproj.num_w_planes = s.get_int("image/wproj/num_w_planes");  // range: imager::validate
     c.wproj.kernels_on_gpu = gpus && s.get_bool("image/wproj/generate_w_kernels_on_gpu");
     c.wproj.grid_on_gpu = gpus && s.get_bool("image/fft/grid_on_gpu");
     c.wproj.fft_on_gpu = gpus && s.get_bool("image/fft/use_gpu");
@@ -159,17 +150,7 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
       throw Error::in_setting(key, s.get(key), "expected a number, not NaN");
 
   const std::string alg = s.get_option("image/algorithm");
-  if (alg == "IDG")
-    c.algorithm = Algorithm::Idg;
-  else if (alg == "DFT 2D")
-    c.algorithm = Algorithm::Dft2d;
-  else if (alg == "DFT 3D")
-    c.algorithm = Algorithm::Dft3d;
-  else if (alg == "FFT")
-    c.algorithm = Algorithm::Fft;
-  else if (alg == "W-projection")
-    c.algorithm = Algorithm::WProjection;
-  else
+  if (!imager::algorithm_from_name(alg, c.algorithm))
     throw Error::in_setting("image/algorithm", alg,
                             "expected IDG, FFT, W-projection, DFT 2D or DFT 3D");
   if (c.algorithm == Algorithm::Fft || c.algorithm == Algorithm::WProjection) conv_config(s, c);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <utility>
 
 #include "fringe/core/constants.h"
 #include "fringe/core/device.h"
@@ -65,6 +66,30 @@ const char* to_string(ImageType t) {
       return "PSF";
   }
   return "?";
+}
+
+namespace {
+constexpr std::pair<const char*, Algorithm> kAlgorithmNames[] = {
+    {"FFT", Algorithm::Fft},
+    {"W-projection", Algorithm::WProjection},
+    {"IDG", Algorithm::Idg},
+    {"DFT 2D", Algorithm::Dft2d},
+    {"DFT 3D", Algorithm::Dft3d}};
+}  // namespace
+
+const char* to_string(Algorithm a) {
+  for (const auto& [name, value] : kAlgorithmNames)
+    if (value == a) return name;
+  return "?";
+}
+
+bool algorithm_from_name(const std::string& name, Algorithm& out) {
+  for (const auto& [n, value] : kAlgorithmNames)
+    if (name == n) {
+      out = value;
+      return true;
+    }
+  return false;
 }
 
 std::vector<std::string> product_names(ImageType t) {

@@ -113,6 +113,10 @@ struct ImagerConfig {
 };
 
 const char* to_string(ImageType t);
+// The names image/algorithm gives the algorithms: "FFT", "W-projection", "IDG", "DFT 2D",
+// "DFT 3D"; algorithm_from_name is false for any other name.
+const char* to_string(Algorithm a);
+bool algorithm_from_name(const std::string& name, Algorithm& out);
 std::vector<std::string> product_names(ImageType t);  // e.g. {"I"}, {"XX","XY","YX","YY"}
 
 }  // namespace fringe::imager

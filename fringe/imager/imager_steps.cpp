@@ -49,7 +49,8 @@ ImageCube image_cube(const ImagerConfig& cfg, const InputSummary& in,
     cube.freq_hz = {f / freq_hz.size()};  // MFS: the mean frequency
   }
   if (cfg.image_type == ImageType::Psf) cube.bunit = "";
-  cube.history.push_back("fringe imager: " + algorithm_name(cfg.algorithm) + " on " + device);
+  cube.history.push_back("fringe imager: " + algorithm_description(cfg.algorithm) + " on " +
+                         device);
   return cube;
 }
 
@@ -65,7 +66,7 @@ void report_non_finite(const ImagerConfig& cfg, const InputSummary& in, Logger* 
   log_warning(log, msg);
 }
 
-std::string algorithm_name(Algorithm a) {
+std::string algorithm_description(Algorithm a) {
   switch (a) {
     case Algorithm::Idg:
       return "Image-Domain Gridding";

@@ -34,7 +34,8 @@ struct Stage {
 // under --strict.
 void report_non_finite(const ImagerConfig& cfg, const InputSummary& in, Logger* log);
 
-std::string algorithm_name(Algorithm a);
+// The algorithm in words, for the FITS history ("Image-Domain Gridding", ...).
+std::string algorithm_description(Algorithm a);
 
 // Where a non-IDG algorithm runs (IDG: its back end's name).
 std::string algorithm_device(const ImagerConfig& cfg);

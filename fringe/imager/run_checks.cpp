@@ -54,6 +54,8 @@ void validate(const ImagerConfig& c) {
                             "too small for the FFT kernel (FftConfig.support " +
                                 std::to_string(c.fft.support) + " needs at least " +
                                 std::to_string(2 * c.fft.support + 2) + " pixels)");
+    // At most a 129 x 129 kernel (memo 086's 128 x 128 case fits) and 1e4 samples per cell: the
+    // table holds oversample x (support + 1) values.
     if (c.fft.support < 1 || c.fft.support > 64)
       throw Error::in_field("FftConfig.support", std::to_string(c.fft.support),
                             "expected a kernel half-width of 1 to 64 grid cells");

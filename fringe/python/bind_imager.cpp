@@ -46,22 +46,12 @@ struct PyImager {
 };
 
 // OSKAR's names (oskar.Imager.algorithm, .weighting).
-constexpr std::pair<const char*, Algorithm> kAlgorithms[] = {
-    {"FFT", Algorithm::Fft},
-    {"W-projection", Algorithm::WProjection},
-    {"IDG", Algorithm::Idg},
-    {"DFT 2D", Algorithm::Dft2d},
-    {"DFT 3D", Algorithm::Dft3d}};
-std::string algorithm_name(Algorithm a) {
-  for (const auto& [n, v] : kAlgorithms)
-    if (v == a) return n;
-  return "?";
-}
 Algorithm algorithm_of(const std::string& s) {
-  for (const auto& [n, v] : kAlgorithms)
-    if (s == n) return v;
-  throw Error("Imager.algorithm '" + s +
-              "': expected 'FFT', 'W-projection', 'IDG', 'DFT 2D' or 'DFT 3D'");
+  Algorithm a;
+  if (!fringe::imager::algorithm_from_name(s, a))
+    throw Error("Imager.algorithm '" + s +
+                "': expected 'FFT', 'W-projection', 'IDG', 'DFT 2D' or 'DFT 3D'");
+  return a;
 }
 std::string weighting_name(Weighting w) {
   return w == Weighting::Natural   ? "Natural"
@@ -186,7 +176,8 @@ void bind_imager(py::module_& m) {
           [](PyImager& p, double c) { p.cellsize_arcsec = c; },
           "Pixel size in arcsec (direction cosines); setting it overrides fov_deg.")
       .def_property(
-          "algorithm", [](const PyImager& p) { return algorithm_name(p.cfg.algorithm); },
+          "algorithm",
+          [](const PyImager& p) { return std::string(fringe::imager::to_string(p.cfg.algorithm)); },
           [](PyImager& p, const std::string& s) { p.cfg.algorithm = algorithm_of(s); },
           "'IDG' (default; Image-Domain Gridding, w-stacked), 'DFT 2D' or 'DFT 3D' (direct "
           "Fourier transform without / with the w term).")
