@@ -33,7 +33,8 @@ struct ImagerResult {
   std::string device;  // "CPU (n threads)", "GPU 0 (...)", "DFT"
   double seconds_read = 0, seconds_grid = 0, seconds_write = 0;
   // The streamed path's stages (stream_imager.h) in order, seconds each: "first pass",
-  // "read wait", "convert", "weight", "grid", "transform", "write" (empty on the other paths).
+  // "kernels", "read wait", "convert", "weight", "grid", "transform", "write" (empty on the
+  // other paths).
   std::vector<std::pair<std::string, double>> stages;
 };
 

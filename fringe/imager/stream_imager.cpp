@@ -77,11 +77,14 @@ ImagerResult run_streamed(const ImagerConfig& cfg, const ProgressCallback& progr
   VisChunks<T> chunks(cfg, cfg.read_rows, !psf);
   const int npol = chunks.num_pols();
   ImagePlanes planes = allocate_planes(cfg, g, npol, 1, sizeof(Complex<T>), stage);
+  stage.set("making the gridding kernels");
+  stage_timer.start();
   std::unique_ptr<ConvGridder<T>> gridder =
       cfg.algorithm == Algorithm::Fft
           ? make_fft_gridder<T>(run_cfg.fft, cfg.size, cfg.cell_rad, npol, cfg.num_threads)
           : make_wproj_gridder<T>(run_cfg.wproj, cfg.size, cfg.cell_rad, npol, cfg.num_threads,
                                   fp.w);
+  timers.add("kernels", stage_timer.seconds());  // W-projection's w kernels; FFT: its table
   stage.set("reading and gridding the visibilities");
   double wimg = 0.0;
   bool any_signal = false;

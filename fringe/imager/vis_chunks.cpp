@@ -1,5 +1,7 @@
 #include "fringe/imager/vis_chunks.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <future>
@@ -13,6 +15,13 @@
 #include "fringe/io/ms/ms_reader.h"
 
 namespace fringe::imager {
+
+std::size_t auto_read_bytes() {
+  // Two reads are in memory at once: at most 1/16 of the memory free now each.
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  const std::size_t free_bytes = pages > 0 && page > 0 ? std::size_t(pages) * page : 0;
+  return free_bytes > 0 ? std::min(kAutoReadBytes, free_bytes / 16) : kAutoReadBytes;
+}
 
 template <typename T>
 struct VisChunks<T>::Impl {
@@ -87,8 +96,9 @@ VisChunks<T>::VisChunks(const ImagerConfig& cfg, std::size_t rows_per_read, bool
       // and the antennas.
       const std::size_t cells = std::size_t(d.files[f].nchan_ms) * d.files[f].npol;
       const std::size_t row_bytes = cells * (read_data ? 9 : 1) + d.files[f].npol * 4 + 40;
-      const std::size_t step =
-          rows_per_read > 0 ? rows_per_read : std::max<std::size_t>(1, kAutoReadBytes / row_bytes);
+      const std::size_t step = rows_per_read > 0
+                                   ? rows_per_read
+                                   : std::max<std::size_t>(1, auto_read_bytes() / row_bytes);
       for (std::size_t start = 0; start < rows; start += step)
         d.slices.push_back({f, start, std::min(step, rows - start)});
     } else {

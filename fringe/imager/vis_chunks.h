@@ -22,12 +22,15 @@ namespace fringe::imager {
 // than its bytes, small enough that two fit in any memory.
 constexpr std::size_t kAutoReadBytes = std::size_t(64) << 20;
 
+// The automatic read size: kAutoReadBytes, or 1/16 of the memory free now when that is less.
+std::size_t auto_read_bytes();
+
 template <typename T>
 class VisChunks {
  public:
   // Opens every input and checks its layout (bad input: fringe::Error naming the file); reads
   // no rows yet. read_data false: no data column (weights and coordinates only: a first pass,
-  // or a PSF). rows_per_read 0: about 64 MB of columns per read (kAutoReadBytes).
+  // or a PSF). rows_per_read 0: auto_read_bytes() of columns per read.
   VisChunks(const ImagerConfig& cfg, std::size_t rows_per_read, bool read_data);
   ~VisChunks();  // waits for a read in flight
   VisChunks(const VisChunks&) = delete;

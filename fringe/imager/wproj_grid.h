@@ -19,6 +19,7 @@
 #include "fringe/core/complex.h"
 #include "fringe/imager/conv_grid.h"
 #include "fringe/imager/wproj_kernels.h"
+#include "fringe/imager/wproj_place.h"
 
 namespace fringe::imager {
 
@@ -53,12 +54,20 @@ struct WKernelRows {
 template <typename T>
 WKernelRows<T> kernel_rows(const WKernels& k);
 
+// The CPU gridder's per-call arrays (placements, band members), kept by a caller that grids
+// chunk after chunk so that they are allocated once.
+struct WProjScratch {
+  std::vector<WPlacement> place;
+  std::vector<std::size_t> members;
+};
+
 // Grids v onto grid [pol][grid_size][grid_size] (adding to it). num_threads: CPU threads
 // (0: all). The result is the same for every thread count: each grid cell receives its
-// contributions in visibility order.
+// contributions in visibility order. scratch: reused arrays (null: the call's own).
 template <typename T>
 GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, double cell_rad,
-                          int grid_size, Complex<T>* grid, int num_threads);
+                          int grid_size, Complex<T>* grid, int num_threads,
+                          WProjScratch* scratch = nullptr);
 
 // The same gridding on CUDA device `device` (wproj_grid_cuda.cu; only in builds with CUDA):
 // grid is host memory [pol][grid_size][grid_size], added to. Placement, skipped visibilities

@@ -61,7 +61,9 @@ WKernelRows<T> kernel_rows(const WKernels& k) {
 
 template <typename T>
 GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, double cell_rad,
-                          int grid_size, Complex<T>* grid, int num_threads) {
+                          int grid_size, Complex<T>* grid, int num_threads, WProjScratch* scratch) {
+  WProjScratch own;
+  WProjScratch& sc = scratch ? *scratch : own;
   GridTotals totals;
   const std::size_t n = v.num_vis;
   const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
@@ -69,7 +71,10 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
   const int os = k.oversample;
 
   // Placement of every visibility; totals (norm in visibility order, as OSKAR).
-  std::vector<WPlacement> place_of(n);
+  // Only the entries of visibilities with weight are written and read: a reused array needs
+  // no clearing.
+  if (sc.place.size() < n) sc.place.resize(n);
+  std::vector<WPlacement>& place_of = sc.place;
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (std::size_t i = 0; i < n; ++i) {
     if (!(v.weight[i] > 0.0f)) continue;
@@ -143,7 +148,8 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
     for (int b = (p.gv - p.support) / band; b <= (p.gv + p.support) / band; ++b) ++count[b + 1];
   }
   for (int b = 0; b < num_bands; ++b) count[b + 1] += count[b];
-  std::vector<std::size_t> members(count[num_bands]);
+  std::vector<std::size_t>& members = sc.members;  // every entry written below
+  members.resize(count[num_bands]);
   {
     std::vector<std::size_t> fill(count.begin(), count.end() - 1);
     for (std::size_t i = 0; i < n; ++i) {
@@ -166,8 +172,8 @@ GridTotals grid_wproj_cpu(const WKernelRows<T>& k, const ConvVisView<T>& v, doub
 template WKernelRows<float> kernel_rows<float>(const WKernels&);
 template WKernelRows<double> kernel_rows<double>(const WKernels&);
 template GridTotals grid_wproj_cpu<float>(const WKernelRows<float>&, const ConvVisView<float>&,
-                                          double, int, Complex<float>*, int);
+                                          double, int, Complex<float>*, int, WProjScratch*);
 template GridTotals grid_wproj_cpu<double>(const WKernelRows<double>&, const ConvVisView<double>&,
-                                           double, int, Complex<double>*, int);
+                                           double, int, Complex<double>*, int, WProjScratch*);
 
 }  // namespace fringe::imager

@@ -79,7 +79,7 @@ class WProjGridder final : public ConvGridder<T> {
 #ifdef FRINGE_HAVE_CUDA
     if (gpu_) t = gpu_->grid(view, cell_rad_);
 #endif
-    if (!gpu_) t = grid_wproj_cpu(rows_, view, cell_rad_, g_, grid_.data(), nt_);
+    if (!gpu_) t = grid_wproj_cpu(rows_, view, cell_rad_, g_, grid_.data(), nt_, &scratch_);
     totals_.gridded += t.gridded;
     totals_.outside += t.outside;
     totals_.norm += t.norm;
@@ -137,6 +137,7 @@ class WProjGridder final : public ConvGridder<T> {
   GridTotals totals_;
   std::vector<Complex<T>> grid_;
   std::vector<double> uu_, vv_, ww_;
+  WProjScratch scratch_;
 #ifdef FRINGE_HAVE_CUDA
   std::unique_ptr<WProjGridCuda<T>> gpu_;
 #else
@@ -148,11 +149,13 @@ class WProjGridder final : public ConvGridder<T> {
 
 template <typename T>
 void add_w_stats(const VisBuffer<T>& vis, WStats& w) {
-  std::vector<double> ww(vis.num_visibilities());
+  // w in wavelengths as the gridder computes it (conv_view), in visibility order; no array of
+  // them (a first pass over a large input would allocate one per slice).
   for (std::size_t r = 0; r < vis.num_rows; ++r)
     for (int c = 0; c < vis.num_channels; ++c)
-      ww[r * vis.num_channels + c] = vis.uvw_m[r][2] * (vis.freq_hz[c] / kSpeedOfLight);
-  add_w_stats(ww.data(), vis.weight.data(), ww.size(), w);
+      if (vis.weight[r * vis.num_channels + c] > 0.0f)
+        add_abs_w(std::fabs(vis.uvw_m[r][2] * (vis.freq_hz[c] / kSpeedOfLight)), w);
+  rms_of_w_stats(w);
 }
 
 template <typename T>

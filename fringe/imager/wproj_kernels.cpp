@@ -17,16 +17,14 @@
 
 namespace fringe::imager {
 
-void add_w_stats(const double* ww, const float* weight, std::size_t n, WStats& s) {
-  for (std::size_t k = 0; k < n; ++k) {
-    if (weight && !(weight[k] > 0.0f)) continue;
-    const double a = std::fabs(ww[k]);
-    if (s.count == 0 || a < s.min_abs) s.min_abs = a;
-    s.max_abs = std::max(s.max_abs, a);
-    s.sum_sq += a * a;
-    ++s.count;
-  }
+void rms_of_w_stats(WStats& s) {
   if (s.count > 0) s.rms = std::sqrt(s.sum_sq / double(s.count));
+}
+
+void add_w_stats(const double* ww, const float* weight, std::size_t n, WStats& s) {
+  for (std::size_t k = 0; k < n; ++k)
+    if (!weight || weight[k] > 0.0f) add_abs_w(std::fabs(ww[k]), s);
+  rms_of_w_stats(s);
 }
 
 WStats w_stats(const double* ww, const float* weight, std::size_t n) {

@@ -24,6 +24,15 @@ struct WStats {
   double sum_sq = 0.0;  // of |w|, for adding more visibilities
 };
 
+// Adds one |w| to s (min, max, sum of squares, count; rms_of_w_stats sets the rms).
+inline void add_abs_w(double a, WStats& s) {
+  if (s.count == 0 || a < s.min_abs) s.min_abs = a;
+  s.max_abs = a > s.max_abs ? a : s.max_abs;
+  s.sum_sq += a * a;
+  ++s.count;
+}
+void rms_of_w_stats(WStats& s);
+
 // |w| of ww[k] for k with weight[k] > 0 (weight may be null: all).
 WStats w_stats(const double* ww, const float* weight, std::size_t n);
 // The same, adding to s (in order: a chunk at a time gives the statistics of all at once).

@@ -230,7 +230,7 @@ TEST(StreamImager, CountsMatchTheWholeRead) {
   EXPECT_GT(in.uv_filtered, 0u);
   EXPECT_EQ(s.result.num_outside, in.uv_filtered);  // none off this grid
   // The log's stage times: every stage of the streamed path, none negative.
-  ASSERT_EQ(s.result.stages.size(), 7u);
+  ASSERT_EQ(s.result.stages.size(), 8u);
   for (const auto& [name, sec] : s.result.stages) EXPECT_GE(sec, 0.0) << name;
 }
 
