@@ -32,6 +32,7 @@ const FieldKeys& imager_field_keys() {
           {"IdgConfig.taper_support", "image/idg/taper_support"},
           {"IdgConfig.padding", "image/idg/padding"},
           {"IdgConfig.w_step_lambda", "image/idg/w_step_lambda"},
+          {"IdgConfig.max_layer_bytes", "image/idg/layer_memory_mb"},
           {"IdgConfig.aterm_interval_s", "image/idg/aterm_interval_sec"},
           {"IdgConfig.channel_group_size", "image/idg/channel_group_size"},
           {"FftConfig.support", "image/fft/support"},

@@ -173,6 +173,9 @@ imager::ImagerConfig imager_config(const settings::Settings& s, const std::strin
     c.idg.max_times_per_subgrid = positive_or_auto(s, "image/idg/max_times_per_subgrid");
     c.idg.aterm_interval_s = s.get_double("image/idg/aterm_interval_sec");
     c.idg.channel_group_size = positive_or_auto(s, "image/idg/channel_group_size");
+    c.idg.max_layer_bytes = s.is_word("image/idg/layer_memory_mb", "auto")
+                                ? 0.0
+                                : s.get_double("image/idg/layer_memory_mb") * 1e6;
     c.idg.aterms = aterm_config(s);
     if (c.idg.subgrid_size <= 0 || c.idg.subgrid_size % 2)
       throw Error::in_setting("image/idg/subgrid_size", s.get("image/idg/subgrid_size"),

@@ -1,5 +1,7 @@
 #include "fringe/core/resources.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +36,11 @@ std::int64_t available_memory_bytes() {
     if (name == "MemAvailable:") return kb * 1024;
   }
   return -1;
+}
+
+std::size_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : 0;
 }
 
 std::string format_bytes(double bytes) {

@@ -3,6 +3,7 @@
 // hours later (docs/reliability.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -14,6 +15,8 @@ class Logger;
 std::int64_t free_disk_bytes(const std::string& path);
 // MemAvailable from /proc/meminfo, in bytes; -1 if unknown.
 std::int64_t available_memory_bytes();
+// The machine's physical memory in bytes (sysconf); 0 if unknown.
+std::size_t physical_memory_bytes();
 
 // "1.5 GB", "312 MB", "12 kB" (powers of 1000).
 std::string format_bytes(double bytes);

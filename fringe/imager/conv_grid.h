@@ -45,6 +45,11 @@ struct GridTotals {
   std::size_t gridded = 0;
   std::size_t outside = 0;
   double norm = 0.0;
+  void add(const GridTotals& t) {
+    gridded += t.gridded;
+    outside += t.outside;
+    norm += t.norm;
+  }
 };
 
 // Grids the visibilities of v with the separable kernel k (value k(du) k(dv), du and dv the

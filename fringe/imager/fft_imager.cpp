@@ -63,9 +63,7 @@ class FftGridder final : public ConvGridder<T> {
     if (gpu_ && cfg_.grid_on_gpu) t = gpu_->grid(view, cell_rad_);
 #endif
     if (!on_gpu()) t = grid_simple_cpu(kernel_, view, cell_rad_, g_, grid_.data(), nt_);
-    totals_.gridded += t.gridded;
-    totals_.outside += t.outside;
-    totals_.norm += t.norm;
+    totals_.add(t);
     return t;
   }
 

@@ -43,48 +43,51 @@ void centred_fft(Complex<T>* data, int size, int count, bool forward, int num_th
   }
 }
 
-namespace {
-
-// Ns t(x) at the padded-image pixels: the factor the gridded image carries per axis.
-std::vector<double> correction(const GridGeometry& g, const Taper& taper) {
+std::vector<double> taper_correction(const GridGeometry& g, const Taper& taper) {
   std::vector<double> c(g.grid_size);
   for (int x = 0; x < g.grid_size; ++x)
     c[x] = g.subgrid_size * taper((x - 0.5 * g.grid_size) / g.grid_size);
   return c;
 }
 
-}  // namespace
+template <typename T>
+void add_layer_to_image(const GridGeometry& g, const std::vector<double>& corr, int layer, int npol,
+                        const Complex<T>* grid, Complex<double>* image) {
+  const int gs = g.grid_size, n = g.image_size, off = (gs - n) / 2;
+  const std::size_t gplane = std::size_t(gs) * gs, iplane = std::size_t(n) * n;
+  const double width = g.image_width_lm();
+  const double w0 = layer * g.w_step;
+#pragma omp parallel for
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x) {
+      double l, m, nm1;
+      pixel_lmn<double>(x + off, y + off, gs, width, &l, &m, &nm1);
+      const double ph = -2.0 * kPi * w0 * nm1;
+      const double c = std::cos(ph) / (corr[x + off] * corr[y + off]);
+      const double s = std::sin(ph) / (corr[x + off] * corr[y + off]);
+      for (int q = 0; q < npol; ++q) {
+        const Complex<T> v = grid[q * gplane + std::size_t(y + off) * gs + (x + off)];
+        Complex<double>& o = image[q * iplane + std::size_t(y) * n + x];
+        o.re += v.re * c - v.im * s;
+        o.im += v.re * s + v.im * c;
+      }
+    }
+}
 
 template <typename T>
 std::vector<Complex<double>> idg_image(const GridGeometry& g, const Taper& taper, const Plan& plan,
                                        const VisBuffer<T>& vis, IdgBackend<T>& backend) {
-  const int npol = vis.num_pols, gs = g.grid_size, n = g.image_size, off = (gs - n) / 2;
+  const int npol = vis.num_pols, gs = g.grid_size, n = g.image_size;
   const std::size_t gplane = std::size_t(gs) * gs, iplane = std::size_t(n) * n;
   std::vector<Complex<double>> image(npol * iplane, Complex<double>{0.0, 0.0});
   std::vector<Complex<T>> grid(npol * gplane);
-  const std::vector<double> corr = correction(g, taper);
-  const double width = g.image_width_lm();
+  const std::vector<double> corr = taper_correction(g, taper);
   for (int layer : plan.layers) {
     interrupt::throw_if_requested();  // SIGINT/SIGTERM: stop between w layers
     std::fill(grid.begin(), grid.end(), Complex<T>{T(0), T(0)});
     backend.grid(g, taper, plan.layer_subgrids(layer), vis, grid.data());
     backend.fft_grid(grid.data(), gs, npol, true);
-    const double w0 = layer * g.w_step;
-#pragma omp parallel for
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) {
-        double l, m, nm1;
-        pixel_lmn<double>(x + off, y + off, gs, width, &l, &m, &nm1);
-        const double ph = -2.0 * kPi * w0 * nm1;
-        const double c = std::cos(ph) / (corr[x + off] * corr[y + off]);
-        const double s = std::sin(ph) / (corr[x + off] * corr[y + off]);
-        for (int q = 0; q < npol; ++q) {
-          const Complex<T> v = grid[q * gplane + std::size_t(y + off) * gs + (x + off)];
-          Complex<double>& o = image[q * iplane + std::size_t(y) * n + x];
-          o.re += v.re * c - v.im * s;
-          o.im += v.re * s + v.im * c;
-        }
-      }
+    add_layer_to_image(g, corr, layer, npol, grid.data(), image.data());
   }
   return image;
 }
@@ -96,7 +99,7 @@ void idg_predict(const GridGeometry& g, const Taper& taper, const Plan& plan,
   const int npol = vis.num_pols, gs = g.grid_size, n = g.image_size, off = (gs - n) / 2;
   const std::size_t gplane = std::size_t(gs) * gs, iplane = std::size_t(n) * n;
   std::vector<Complex<T>> grid(npol * gplane);
-  const std::vector<double> corr = correction(g, taper);
+  const std::vector<double> corr = taper_correction(g, taper);
   const double width = g.image_width_lm();
   std::fill(vis.vis.begin(), vis.vis.end(), Complex<T>{T(0), T(0)});
   for (int layer : plan.layers) {
@@ -122,12 +125,14 @@ void idg_predict(const GridGeometry& g, const Taper& taper, const Plan& plan,
   }
 }
 
-#define FRINGE_IDG_INSTANTIATE(T)                                                           \
-  template void centred_fft<T>(Complex<T>*, int, int, bool, int);                           \
-  template std::vector<Complex<double>> idg_image<T>(                                       \
-      const GridGeometry&, const Taper&, const Plan&, const VisBuffer<T>&, IdgBackend<T>&); \
-  template void idg_predict<T>(const GridGeometry&, const Taper&, const Plan&,              \
-                               std::span<const Complex<double>>, VisBuffer<T>&, IdgBackend<T>&);
+#define FRINGE_IDG_INSTANTIATE(T)                                                                \
+  template void centred_fft<T>(Complex<T>*, int, int, bool, int);                                \
+  template std::vector<Complex<double>> idg_image<T>(                                            \
+      const GridGeometry&, const Taper&, const Plan&, const VisBuffer<T>&, IdgBackend<T>&);      \
+  template void idg_predict<T>(const GridGeometry&, const Taper&, const Plan&,                   \
+                               std::span<const Complex<double>>, VisBuffer<T>&, IdgBackend<T>&); \
+  template void add_layer_to_image<T>(const GridGeometry&, const std::vector<double>&, int, int, \
+                                      const Complex<T>*, Complex<double>*);
 FRINGE_IDG_INSTANTIATE(float)
 FRINGE_IDG_INSTANTIATE(double)
 

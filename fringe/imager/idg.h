@@ -47,9 +47,49 @@ class IdgBackend {
   void set_aterms(const ATerms<T>* aterms) { aterms_ = aterms; }
   const ATerms<T>* aterms() const { return aterms_; }
 
+  // Streaming (idg_layers.cpp, docs/imager_streaming.md): the grids of the w layers
+  // [first_layer, first_layer + num_layers) are held by the back end across calls, so that the
+  // visibilities can come one slice at a time. begin_layers allocates them (zeroed);
+  // grid_layers adds the slice's subgrids of the held layers (the others are skipped);
+  // finish_layers transforms each held layer, applies its w-layer phase and the taper
+  // correction, crops, adds the result to image [pol][n][n] in ascending layer order, and
+  // frees the grids. The defaults keep the grids on the host and call grid() and fft_grid();
+  // the CUDA back end keeps them on the GPU when they fit there.
+  virtual void begin_layers(const GridGeometry& g, int npol, int first_layer, int num_layers);
+  virtual void grid_layers(const GridGeometry& g, const Taper& taper, const Plan& plan,
+                           const VisBuffer<T>& vis);
+  virtual void finish_layers(const GridGeometry& g, const Taper& taper, Complex<double>* image);
+  // Where begin_layers put the grids (for the log): "host" or "GPU".
+  virtual std::string layers_location() const { return "host"; }
+
+ protected:
+  // The held layers of the defaults.
+  int first_layer_ = 0, num_layers_ = 0, layer_pols_ = 1;
+  std::vector<char> layer_used_;         // [layer]: some subgrid was added
+  std::vector<Complex<T>> host_layers_;  // [layer][pol][g][g]
+  // The subgrids of plan on the held layers (plan.subgrids is sorted by layer), marking
+  // their layers used.
+  std::span<const Subgrid> held_subgrids(const Plan& plan);
+
  private:
   const ATerms<T>* aterms_ = nullptr;
 };
+
+// Bytes of the grids of num_layers w layers (npol values of g.grid_size^2 each).
+template <typename T>
+double layer_stack_bytes(const GridGeometry& g, int npol, int num_layers) {
+  return double(num_layers) * npol * g.grid_size * double(g.grid_size) * sizeof(Complex<T>);
+}
+
+// The taper correction of IDG images, Ns t(x) at each padded-image pixel x (per axis).
+std::vector<double> taper_correction(const GridGeometry& g, const Taper& taper);
+
+// Adds the transformed grid [pol][gs][gs] of layer `layer` to image [pol][n][n]: the centre
+// n x n crop, times exp(-2 pi i w0 (n - 1)) (w0 = layer * g.w_step) over the correction corr
+// (taper_correction) per axis.
+template <typename T>
+void add_layer_to_image(const GridGeometry& g, const std::vector<double>& corr, int layer, int npol,
+                        const Complex<T>* grid, Complex<double>* image);
 
 template <typename T>
 std::unique_ptr<IdgBackend<T>> make_cpu_backend(int num_threads = 0);

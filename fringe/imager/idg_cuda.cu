@@ -18,6 +18,7 @@
 #include "fringe/imager/idg_cuda.h"
 #include "fringe/imager/idg_cuda_gridder_3m.cuh"
 #include "fringe/imager/idg_cuda_kernels.cuh"
+#include "fringe/imager/idg_cuda_layers.cuh"
 #include "fringe/imager/idg_math.h"
 
 namespace fringe::imager {
@@ -137,6 +138,90 @@ class CudaBackend final : public IdgBackend<T> {
     run(g, taper, subgrids, vis, nullptr, grid, false);
   }
 
+  // The w-layer stack on the GPU when it fits there with room to spare for a slice (else the
+  // host defaults): the adder adds each subgrid onto its layer, and finish_layers transforms
+  // the layers with cuFFT and adds them to an image kept on the GPU, copied back once.
+  void begin_layers(const GridGeometry& g, int npol, int first_layer, int num_layers) override {
+    CudaDeviceGuard guard(opt_.device);
+    layers_on_gpu_ = false;
+    d_layers_ = GpuBuffer<Complex<T>>{};
+    std::size_t free_b = 0, total_b = 0;
+    FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    // Besides the stack: cuFFT's work area (about one layer), the image in double, and the
+    // slices' visibilities and subgrid batches (the 40 % left).
+    const double need = layer_stack_bytes<T>(g, npol, num_layers + 1) +
+                        double(npol) * g.image_size * g.image_size * sizeof(Complex<double>);
+    if (opt_.force_host_grid || num_layers < 1 || need > 0.6 * double(free_b)) {
+      IdgBackend<T>::begin_layers(g, npol, first_layer, num_layers);
+      return;
+    }
+    this->first_layer_ = first_layer;
+    this->num_layers_ = num_layers;
+    this->layer_pols_ = npol;
+    this->layer_used_.assign(num_layers, 0);
+    d_layers_.zero(std::size_t(num_layers) * npol * g.grid_size * g.grid_size, streams_[0]);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(streams_[0]));
+    layers_on_gpu_ = true;
+  }
+
+  void grid_layers(const GridGeometry& g, const Taper& taper, const Plan& plan,
+                   const VisBuffer<T>& vis) override {
+    if (!layers_on_gpu_) {
+      IdgBackend<T>::grid_layers(g, taper, plan, vis);
+      return;
+    }
+    run(g, taper, this->held_subgrids(plan), const_cast<VisBuffer<T>&>(vis), nullptr, nullptr, true,
+        true);
+  }
+
+  void finish_layers(const GridGeometry& g, const Taper& taper, Complex<double>* image) override {
+    if (!layers_on_gpu_) {
+      IdgBackend<T>::finish_layers(g, taper, image);
+      return;
+    }
+    CudaDeviceGuard guard(opt_.device);
+    const int gs = g.grid_size, n = g.image_size, npol = this->layer_pols_;
+    const std::size_t stride = std::size_t(npol) * gs * gs, iplane = std::size_t(n) * n;
+    cudaStream_t st = streams_[0];
+    const std::vector<double> corr = taper_correction(g, taper);
+    d_corr_.upload(corr.data(), corr.size(), st);
+    d_image_.zero(npol * iplane, st);
+    cufftHandle plan;
+    int dims[2] = {gs, gs};
+    check_cufft(cufftPlanMany(&plan, 2, dims, nullptr, 1, gs * gs, nullptr, 1, gs * gs,
+                              CufftTraits<T>::type, npol),
+                "cufftPlanMany (w layer)");
+    check_cufft(cufftSetStream(plan, st), "cufftSetStream");
+    const int blocks = int(std::min<std::size_t>((stride + kThreads - 1) / kThreads, 65535));
+    const int iblocks = int(std::min<std::size_t>((iplane + 255) / 256, 65535));
+    for (int k = 0; k < this->num_layers_; ++k) {
+      if (!this->layer_used_[k]) continue;  // no subgrid reached it: zero, nothing to add
+      Complex<T>* d = d_layers_.data() + k * stride;
+      checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d, gs, stride);
+      FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+      const cufftResult r = CufftTraits<T>::exec(plan, d, CUFFT_FORWARD);
+      if (r != CUFFT_SUCCESS) cufftDestroy(plan);
+      check_cufft(r, "w-layer FFT");
+      checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d, gs, stride);
+      FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+      add_layer_kernel<T><<<iblocks, 256, 0, st>>>(d, npol, gs, n, g.image_width_lm(),
+                                                   (this->first_layer_ + k) * g.w_step,
+                                                   d_corr_.data(), d_image_.data());
+      FRINGE_CUDA_CHECK_KERNEL("imager w-layer add");
+    }
+    cufftDestroy(plan);
+    std::vector<Complex<double>> h(npol * iplane);
+    d_image_.download(h.data(), h.size(), st);
+    FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));
+    for (std::size_t i = 0; i < h.size(); ++i) image[i] += h[i];
+    d_layers_ = GpuBuffer<Complex<T>>{};
+    d_image_ = GpuBuffer<Complex<double>>{};
+    layers_on_gpu_ = false;
+    this->num_layers_ = 0;
+  }
+
+  std::string layers_location() const override { return layers_on_gpu_ ? "GPU" : "host"; }
+
  private:
   // One grid() or degrid() call: its sizes, its subgrids (sorted within each batch) and where
   // its grid lives.
@@ -153,10 +238,12 @@ class CudaBackend final : public IdgBackend<T> {
     std::size_t batch;       // subgrids per batch
     std::size_t grid_elems;  // values of the grid, all polarisations
     bool host_grid = false;  // the hybrid scheme: the grid stays on the host
+    bool layered = false;    // gridding onto the w-layer stack d_layers_ (begin_layers)
   };
 
   void run(const GridGeometry& g, const Taper& taper, std::span<const Subgrid> subgrids,
-           VisBuffer<T>& vis, Complex<T>* grid_out, const Complex<T>* grid_in, bool gridding) {
+           VisBuffer<T>& vis, Complex<T>* grid_out, const Complex<T>* grid_in, bool gridding,
+           bool layered = false) {
     const auto t0 = std::chrono::steady_clock::now();
     CudaIdgTimings tm;
     if (subgrids.empty()) return;
@@ -183,6 +270,7 @@ class CudaBackend final : public IdgBackend<T> {
            nsub,
            batch,
            std::size_t(npol) * g.grid_size * g.grid_size};
+    c.layered = layered;
     tm.transfer += upload_inputs(c, taper);
     tm.host_grid = c.host_grid;
     run_batches(c, tm);
@@ -207,15 +295,25 @@ class CudaBackend final : public IdgBackend<T> {
     return sorted;
   }
 
-  // The subgrid descriptors of the kernels.
-  static std::vector<DevSubgrid> subgrid_meta(const Call& c) {
+  // The subgrid descriptors of the kernels (pad: the subgrid's place in the layer stack).
+  std::vector<DevSubgrid> subgrid_meta(const Call& c) const {
     std::vector<DevSubgrid> meta(c.nsub);
     for (std::size_t i = 0; i < c.nsub; ++i) {
       const Subgrid& s = c.subgrids[i];
       DevSubgrid& d = meta[i];
-      d = {s.row_begin, s.num_rows, s.chan_begin,        s.num_channels, s.x0,
-           s.y0,        s.station1, s.station2,          s.aterm_index,  0,
-           0.0,         0.0,        s.layer * c.g.w_step};
+      d = {s.row_begin,
+           s.num_rows,
+           s.chan_begin,
+           s.num_channels,
+           s.x0,
+           s.y0,
+           s.station1,
+           s.station2,
+           s.aterm_index,
+           c.layered ? s.layer - this->first_layer_ : 0,
+           0.0,
+           0.0,
+           s.layer * c.g.w_step};
       subgrid_centre(c.g, s.x0, s.y0, &d.us, &d.vs);
     }
     return meta;
@@ -285,9 +383,9 @@ class CudaBackend final : public IdgBackend<T> {
     std::size_t free_b = 0, total_b = 0;
     FRINGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const std::size_t sub_bytes = 2 * c.batch * c.npol * c.np * sizeof(Complex<T>);
-    c.host_grid =
-        opt_.force_host_grid || c.grid_elems * sizeof(Complex<T>) + sub_bytes > 0.9 * free_b;
-    if (!c.host_grid) {
+    c.host_grid = !c.layered && (opt_.force_host_grid ||
+                                 c.grid_elems * sizeof(Complex<T>) + sub_bytes > 0.9 * free_b);
+    if (!c.host_grid && !c.layered) {
       if (c.gridding)
         d_grid_.zero(c.grid_elems, st);
       else
@@ -387,7 +485,8 @@ class CudaBackend final : public IdgBackend<T> {
       record(e[3], st);
       return true;
     }
-    adder_kernel<T><<<nb, kThreads, 0, st>>>(dm, dsub, c.npol, c.ns, c.gs, d_grid_.data());
+    adder_kernel<T><<<nb, kThreads, 0, st>>>(dm, dsub, c.npol, c.ns, c.gs,
+                                             c.layered ? d_layers_.data() : d_grid_.data());
     FRINGE_CUDA_CHECK_KERNEL("imager adder");
     record(e[3], st);
     return false;
@@ -436,7 +535,7 @@ class CudaBackend final : public IdgBackend<T> {
   double download_outputs(const Call& c) {
     Event e_out0, e_out1;
     record(e_out0, streams_[0]);
-    if (c.gridding && !c.host_grid) {
+    if (c.gridding && !c.host_grid && !c.layered) {
       // In pieces through a pinned buffer, each added onto the host grid.
       const std::size_t piece = std::min<std::size_t>(c.grid_elems, std::size_t(1) << 23);
       h_piece_.reserve(piece);
@@ -578,6 +677,10 @@ class CudaBackend final : public IdgBackend<T> {
   GpuBuffer<double> d_uvw_, d_freq_;
   GpuBuffer<T> d_ts_;
   GpuBuffer<Complex<T>> d_vis_, d_grid_, d_aterms_;
+  GpuBuffer<Complex<T>> d_layers_;  // the w-layer stack [layer][pol][g][g] (begin_layers)
+  GpuBuffer<Complex<double>> d_image_;
+  GpuBuffer<double> d_corr_;
+  bool layers_on_gpu_ = false;
   const Complex<T>* d_aterms_ptr_ = nullptr;  // d_aterms_ when the call has A-terms
   bool rec_ = false;  // single precision, evenly spaced channels: phasor recurrence kernels
   T dk_step_ = T(0);  // 2 pi (channel spacing) / c when rec_

@@ -232,7 +232,8 @@ constexpr std::size_t degridder_smem_bytes(int np) {
 struct DevSubgrid {
   std::uint32_t row_begin, num_rows, chan_begin, num_channels;
   std::int32_t x0, y0;
-  std::int32_t station1, station2, aterm_index, pad;
+  std::int32_t station1, station2, aterm_index;
+  std::int32_t pad;  // the subgrid's layer in a w-layer stack (adder_kernel), else 0
   double us, vs, w0;
 };
 
@@ -622,6 +623,7 @@ __global__ void adder_kernel(const DevSubgrid* __restrict__ subgrids,
                              Complex<T>* __restrict__ grid) {
   const DevSubgrid s = subgrids[blockIdx.x];
   const int np = ns * ns;
+  grid += std::size_t(s.pad) * npol * gs * gs;  // its w layer's grid in a stack (else pad 0)
   for (int p = threadIdx.x; p < np; p += kThreads) {
     const int x = p % ns, y = p / ns;
     const T sign = ((x + y) & 1) ? T(-1) : T(1);

@@ -1,7 +1,5 @@
 #include "fringe/imager/imager.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -23,6 +21,7 @@
 #include "fringe/imager/conv_imager.h"
 #include "fringe/imager/dft.h"
 #include "fringe/imager/idg.h"
+#include "fringe/imager/idg_run.h"
 #include "fringe/imager/image_output.h"
 #include "fringe/imager/imager_steps.h"
 #include "fringe/imager/input_columns.h"
@@ -34,9 +33,6 @@
 #include "fringe/imager/weighting.h"
 #include "fringe/io/ms/ms_column_writer.h"
 #include "fringe/io/ms/ms_reader.h"
-#ifdef FRINGE_HAVE_CUDA
-#include "fringe/imager/idg_cuda.h"
-#endif
 
 namespace fringe::imager {
 
@@ -121,22 +117,7 @@ std::size_t estimated_grid_bytes(const ImagerConfig& c) {
   return npol * g * g * elem + 2 * npol * std::size_t(c.size) * c.size * 16;
 }
 
-std::size_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : 0;
-}
-
 namespace {
-
-// The IDG back end: the GPU the one device policy chooses (at most one), else the CPU.
-template <typename T>
-std::unique_ptr<IdgBackend<T>> make_backend(const ImagerConfig& cfg, Logger* log) {
-  const std::vector<int> gpus = choose_gpus(cfg.devices, 1, "imager", log);
-#ifdef FRINGE_HAVE_CUDA
-  if (!gpus.empty()) return make_cuda_backend<T>(gpus.front());
-#endif
-  return make_cpu_backend<T>(cfg.num_threads);
-}
 
 // Copies channel c of v (all rows) into a one-channel buffer.
 template <typename T>
@@ -181,12 +162,7 @@ void linear_to_stokes(std::vector<Complex<double>>& im, std::size_t plane) {
 template <typename T>
 Plan run_plan(const ImagerConfig& cfg, const GridGeometry& g, VisBuffer<T>& vis,
               ImagerResult& res) {
-  PlanOptions opt;
-  opt.max_times_per_subgrid = cfg.idg.max_times_per_subgrid;
-  // At most 128 channels per subgrid: what the CUDA gridder stages in shared memory.
-  opt.max_channels_per_group =
-      cfg.idg.channel_group_size > 0 ? std::min(cfg.idg.channel_group_size, 128) : 128;
-  opt.aterm_interval_s = cfg.idg.aterm_interval_s;
+  const PlanOptions opt = plan_options(cfg);
   Plan plan = make_plan(g,
                         {vis.num_rows, vis.num_channels, vis.uvw_m, vis.time_s, vis.baseline,
                          vis.freq_hz, vis.station1, vis.station2},
@@ -281,24 +257,14 @@ void image_channels(const ImagerConfig& cfg, const GridGeometry& g, const Taper&
     res.sum_weights += wimg;
     const std::string where = plane_name(cfg, all.freq_hz, ci);
     if (!(wimg > 0)) {
-      const std::string why = "no visibility of " + where +
-                              " could be gridded (all flagged, outside ImagerConfig.uv_min_lambda"
-                              " to ImagerConfig.uv_max_lambda or outside the grid; use smaller "
-                              "pixels)";
+      const std::string why = nothing_gridded(where);
       // Nothing at all to image is an error; one empty plane of a cube a warning (below).
       if (nchan_img == 1 || ++empty_planes == nchan_img) throw Error("imager: " + why);
       planes.empty_reason[ci] = why;
       report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
       continue;
     }
-    if (!any_signal)
-      planes.empty_reason[ci] =
-          "every visibility imaged in " + where + " is zero (column " + cfg.ms_column + ")";
-    // A safety net: the input was checked, so a non-finite pixel is a fault of the run.
-    for (const auto& z : p.image)
-      if (!std::isfinite(z.re))
-        throw RunFailure("imager: the image of " + where +
-                         " came out non-finite although its input is finite; please report");
+    check_plane(cfg, where, any_signal, p, ci, planes);
     store_plane(cfg, p, wimg, ci, planes);
     report_progress(progress, 0.1 + 0.8 * (ci + 1) / nchan_img, "image");
   }
@@ -318,7 +284,7 @@ ImagePlanes image_buffer(const ImagerConfig& cfg, const InputSummary& in, VisBuf
   std::unique_ptr<IdgBackend<T>> backend;
   ImagerConfig run_cfg = cfg;  // with the GPU the convolutional gridders use, if any
   if (cfg.algorithm == Algorithm::Idg) {
-    backend = make_backend<T>(cfg, log);
+    backend = make_idg_backend<T>(cfg, log);
     res.device = backend->name();
   } else {
     run_cfg = with_conv_device(cfg, log);
@@ -432,7 +398,7 @@ void predict(const ImagerConfig& cfg, const InputSummary& in,
     res.num_gridded = vis.num_visibilities();
     return;
   }
-  auto backend = make_backend<T>(cfg, log);
+  auto backend = make_idg_backend<T>(cfg, log);
   res.device = backend->name();
   Plan plan = run_plan(cfg, g, vis, res);
   // Station-beam A-terms: the predicted visibilities are the apparent ones, A_p M A_q^H.

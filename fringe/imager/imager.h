@@ -77,9 +77,8 @@ ImageArrays image_in_memory(const ImagerConfig& config, VisBuffer<T>& vis,
                             std::array<double, 2> phase_centre_rad, Logger* log = nullptr);
 
 // Bytes of host memory a run of this config needs for its grids and images (not the
-// visibilities), and the machine's physical memory.
+// visibilities).
 std::size_t estimated_grid_bytes(const ImagerConfig& config);
-std::size_t physical_memory_bytes();
 
 // The grid side for an image side and padding factor (even, >= image size).
 int padded_grid_size(int image_size, double padding);

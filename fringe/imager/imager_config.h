@@ -58,6 +58,11 @@ struct IdgConfig {
   int max_times_per_subgrid = 0;  // 0: no limit
   double aterm_interval_s = 0.0;  // 0: one A-term interval (the whole observation)
   int channel_group_size = 0;     // 0: as many as fit
+  // Streamed IDG (idg_stream.h): the most memory (bytes) its w-layer grids may hold at once;
+  // more layers than fit are gridded in further passes over the inputs. 0: half the memory
+  // available at the start (on the GPU: the grids stay there when they fit in 60 % of its
+  // free memory, else they are on the host under this limit).
+  double max_layer_bytes = 0.0;
   ATermConfig aterms;
 };
 
@@ -71,8 +76,8 @@ struct ImagerConfig {
   // The GPU IDG runs on (core choose_gpus: at most one); none or none usable: the CPU.
   DeviceRequest devices{.use_gpus = true, .cuda_device_ids = {}, .num_devices = 0};
   int num_threads = 0;  // CPU threads of the CPU back end; 0: all cores
-  // Rows of an input read at a time by the streamed path (FFT and W-projection, one plane:
-  // stream_imager.h); 0: automatic (about 64 MB of columns per read).
+  // Rows of an input read at a time by the streamed path (FFT, W-projection and IDG without
+  // A-terms, one plane: stream_imager.h); 0: automatic (about 64 MB of columns per read).
   std::size_t read_rows = 0;
 
   int size = 256;         // image side [pixels], even

@@ -159,6 +159,23 @@ std::string plane_name(const ImagerConfig& cfg, const std::vector<double>& freq_
                                : std::string("the selection");
 }
 
+std::string nothing_gridded(const std::string& where) {
+  return "no visibility of " + where +
+         " could be gridded (all flagged, outside ImagerConfig.uv_min_lambda to "
+         "ImagerConfig.uv_max_lambda or outside the grid; use smaller pixels)";
+}
+
+void check_plane(const ImagerConfig& cfg, const std::string& where, bool any_signal,
+                 const PlaneImage& p, int ci, ImagePlanes& planes) {
+  if (!any_signal)
+    planes.empty_reason[ci] =
+        "every visibility imaged in " + where + " is zero (column " + cfg.ms_column + ")";
+  for (const auto& z : p.image)
+    if (!std::isfinite(z.re))
+      throw RunFailure("imager: the image of " + where +
+                       " came out non-finite although its input is finite; please report");
+}
+
 void store_plane(const ImagerConfig& cfg, const PlaneImage& p, double wimg, int ci,
                  ImagePlanes& planes) {
   // Several inputs: one weighted average (OSKAR's default), or, with

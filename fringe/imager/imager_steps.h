@@ -76,6 +76,15 @@ struct PlaneImage {
 // "channel 3 (150 MHz)" or "the selection": the plane in messages.
 std::string plane_name(const ImagerConfig& cfg, const std::vector<double>& freq_hz, int ci);
 
+// Why plane `where` (plane_name) has nothing to show when no visibility of it was gridded.
+std::string nothing_gridded(const std::string& where);
+
+// The checks of an imaged plane with weight: planes.empty_reason[ci] set when every value
+// imaged was zero (!any_signal); a non-finite pixel (the input was checked, so a fault of the
+// run) throws RunFailure.
+void check_plane(const ImagerConfig& cfg, const std::string& where, bool any_signal,
+                 const PlaneImage& p, int ci, ImagePlanes& planes);
+
 // The real part of a plane's images divided by the imaged weight (and the average beam) into
 // channel plane ci of planes.
 void store_plane(const ImagerConfig& cfg, const PlaneImage& p, double wimg, int ci,

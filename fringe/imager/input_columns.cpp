@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <memory>
 
 #include "fringe/core/constants.h"
 #include "fringe/core/error.h"
@@ -47,12 +48,16 @@ void read_ms_rows(const io::MsReader& ms, const std::string& column, bool read_d
   ms.read_weight(start, count, in.weight);
 }
 
-InputColumns read_ms_columns(const std::string& path, const std::string& column, bool read_data) {
+std::unique_ptr<io::MsReader> open_input_ms(const std::string& path) {
   if (!std::filesystem::exists(path))
     throw Error::in_file(path, 0, "the Measurement Set does not exist");
-  io::MsReader ms(path);
-  InputColumns in = read_ms_metadata(ms, column, read_data);
-  read_ms_rows(ms, column, read_data, 0, io::MsReader::kAllRows, in);
+  return std::make_unique<io::MsReader>(path);
+}
+
+InputColumns read_ms_columns(const std::string& path, const std::string& column, bool read_data) {
+  const std::unique_ptr<io::MsReader> ms = open_input_ms(path);
+  InputColumns in = read_ms_metadata(*ms, column, read_data);
+  read_ms_rows(*ms, column, read_data, 0, io::MsReader::kAllRows, in);
   return in;
 }
 

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ InputColumns read_ms_columns(const std::string& path, const std::string& column,
 InputColumns read_ms_metadata(const io::MsReader& ms, const std::string& column, bool read_data);
 void read_ms_rows(const io::MsReader& ms, const std::string& column, bool read_data,
                   std::size_t start, std::size_t count, InputColumns& in);
+
+// Opens a Measurement Set for reading (fringe::Error naming the path when it does not exist).
+std::unique_ptr<io::MsReader> open_input_ms(const std::string& path);
 
 // The phase centre (RA, Dec) in radians of a Measurement Set or an OSKAR .vis file.
 std::array<double, 2> input_phase_centre_rad(const std::string& path);

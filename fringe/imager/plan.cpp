@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "fringe/core/error.h"
 
@@ -228,13 +229,32 @@ Plan make_plan(const GridGeometry& g, const PlanInput& in, std::span<float> weig
     throw Error("imager: plan weights do not match the visibilities");
   Plan plan;
   for (float w : weight) plan.num_flagged += !(w > 0.0f);
-  Builder b{g, in, weight, opt, plan};
-  std::size_t r0 = 0;
-  while (r0 < in.num_rows) {
-    std::size_t r1 = r0 + 1;
-    while (r1 < in.num_rows && in.baseline[r1] == in.baseline[r0]) ++r1;
-    b.baseline(r0, r1);
-    r0 = r1;
+  // Baselines are planned independently (each touches only its own rows' weights): blocks of
+  // them on OpenMP threads, each into its own plan, joined in baseline order, so the plan is
+  // the same whatever the number of threads.
+  std::vector<std::size_t> starts;  // first row of each baseline, then num_rows
+  for (std::size_t r = 0; r < in.num_rows; ++r)
+    if (r == 0 || in.baseline[r] != in.baseline[r - 1]) starts.push_back(r);
+  starts.push_back(in.num_rows);
+  const std::size_t nbl = starts.size() - 1;
+  const std::size_t nblocks = std::min<std::size_t>(nbl, 256);
+  std::vector<Plan> parts(nblocks);
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t k = 0; k < nblocks; ++k) {
+    Builder b{g, in, weight, opt, parts[k]};
+    for (std::size_t i = nbl * k / nblocks; i < nbl * (k + 1) / nblocks; ++i)
+      b.baseline(starts[i], starts[i + 1]);
+  }
+  std::size_t total = 0;
+  for (const Plan& p : parts) total += p.subgrids.size();
+  plan.subgrids.reserve(total);
+  for (const Plan& p : parts) {
+    plan.subgrids.insert(plan.subgrids.end(), p.subgrids.begin(), p.subgrids.end());
+    plan.num_gridded += p.num_gridded;
+    plan.num_outside += p.num_outside;
+    plan.max_visibilities_per_subgrid =
+        std::max(plan.max_visibilities_per_subgrid, p.max_visibilities_per_subgrid);
+    plan.max_rows_per_subgrid = std::max(plan.max_rows_per_subgrid, p.max_rows_per_subgrid);
   }
   std::stable_sort(plan.subgrids.begin(), plan.subgrids.end(),
                    [](const Subgrid& a, const Subgrid& c) { return a.layer < c.layer; });

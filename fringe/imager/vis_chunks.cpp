@@ -1,13 +1,12 @@
 #include "fringe/imager/vis_chunks.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <future>
 
 #include "fringe/core/error.h"
 #include "fringe/core/interrupt.h"
+#include "fringe/core/resources.h"
 #include "fringe/core/timer.h"
 #include "fringe/imager/input_columns.h"
 #include "fringe/imager/ms_rows.h"
@@ -16,11 +15,10 @@
 
 namespace fringe::imager {
 
-std::size_t auto_read_bytes() {
-  // Two reads are in memory at once: at most 1/16 of the memory free now each.
-  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  const std::size_t free_bytes = pages > 0 && page > 0 ? std::size_t(pages) * page : 0;
-  return free_bytes > 0 ? std::min(kAutoReadBytes, free_bytes / 16) : kAutoReadBytes;
+std::size_t auto_read_bytes(std::size_t target) {
+  // Two reads are in memory at once: at most 1/16 of the memory available now each.
+  const std::int64_t avail = available_memory_bytes();
+  return avail > 0 ? std::min(target, std::size_t(avail) / 16) : target;
 }
 
 template <typename T>
@@ -84,9 +82,7 @@ VisChunks<T>::VisChunks(const ImagerConfig& cfg, std::size_t rows_per_read, bool
       meta = d.vis_columns[f];
       rows = meta.num_rows();
     } else {
-      if (!std::filesystem::exists(path))
-        throw Error::in_file(path, 0, "the Measurement Set does not exist");
-      d.ms[f] = std::make_unique<io::MsReader>(path);
+      d.ms[f] = open_input_ms(path);
       meta = read_ms_metadata(*d.ms[f], cfg.ms_column, read_data);
       rows = d.ms[f]->num_rows();
     }
@@ -96,9 +92,11 @@ VisChunks<T>::VisChunks(const ImagerConfig& cfg, std::size_t rows_per_read, bool
       // and the antennas.
       const std::size_t cells = std::size_t(d.files[f].nchan_ms) * d.files[f].npol;
       const std::size_t row_bytes = cells * (read_data ? 9 : 1) + d.files[f].npol * 4 + 40;
+      const std::size_t target =
+          cfg.algorithm == Algorithm::Idg ? kAutoReadBytesIdg : kAutoReadBytes;
       const std::size_t step = rows_per_read > 0
                                    ? rows_per_read
-                                   : std::max<std::size_t>(1, auto_read_bytes() / row_bytes);
+                                   : std::max<std::size_t>(1, auto_read_bytes(target) / row_bytes);
       for (std::size_t start = 0; start < rows; start += step)
         d.slices.push_back({f, start, std::min(step, rows - start)});
     } else {
@@ -163,10 +161,6 @@ int VisChunks<T>::num_pols() const {
 template <typename T>
 const InputSummary& VisChunks<T>::summary() const {
   return impl_->sum;
-}
-template <typename T>
-std::size_t VisChunks<T>::usable() const {
-  return impl_->usable;
 }
 template <typename T>
 double VisChunks<T>::seconds_waiting() const {

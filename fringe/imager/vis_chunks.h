@@ -21,9 +21,12 @@ namespace fringe::imager {
 // The columns one automatic read holds (bytes): large enough that a read costs little more
 // than its bytes, small enough that two fit in any memory.
 constexpr std::size_t kAutoReadBytes = std::size_t(64) << 20;
+// IDG plans each read on its own (idg_stream.h): a subgrid gathers only the time steps of one
+// read, so its reads are larger (SKA-Low AA4: 512 MB are about 12 of its time steps).
+constexpr std::size_t kAutoReadBytesIdg = std::size_t(512) << 20;
 
-// The automatic read size: kAutoReadBytes, or 1/16 of the memory free now when that is less.
-std::size_t auto_read_bytes();
+// The automatic read size: target, or 1/16 of the memory available now when that is less.
+std::size_t auto_read_bytes(std::size_t target = kAutoReadBytes);
 
 template <typename T>
 class VisChunks {
@@ -50,7 +53,6 @@ class VisChunks {
   const std::vector<double>& freq_hz() const;
   int num_pols() const;
   const InputSummary& summary() const;
-  std::size_t usable() const;         // visibilities with weight > 0 so far
   double seconds_waiting() const;     // time next() waited for the reader thread
   double seconds_converting() const;  // time next() spent converting (rows, weights, products)
   double fraction_read() const;       // of the reads (0 to 1), for progress reports

@@ -4,7 +4,6 @@
 // the corner and back around a forward FFT (the (-1)^(x+y) modulation), the gridding
 // correction, and the centre image_size x image_size pixels kept. docs/imager.md
 // "W-projection".
-#include <unistd.h>
 
 #include <omp.h>
 
@@ -15,6 +14,7 @@
 #include "fringe/core/constants.h"
 #include "fringe/core/device.h"
 #include "fringe/core/error.h"
+#include "fringe/core/resources.h"
 #include "fringe/imager/conv_imager.h"
 #include "fringe/imager/conv_kernels.h"
 #include "fringe/imager/conv_view.h"
@@ -28,11 +28,6 @@
 namespace fringe::imager {
 
 namespace {
-
-std::size_t physical_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : 0;
-}
 
 // Multiplies cell (x, y) by (-1)^(x + y): with an even side, moves the grid's centre to the
 // corner for the FFT (and the image's back to the centre afterwards).
@@ -62,7 +57,8 @@ class WProjGridder final : public ConvGridder<T> {
     // Planes, grid and kernels.
     const WPlanes planes = wproj_planes(cfg.num_w_planes, w, cell_rad, size);
     g_ = wproj_grid_size(size, cfg.padding);
-    const int conv_size = wproj_conv_size(size, cfg.padding, planes.num_planes, physical_memory());
+    const int conv_size =
+        wproj_conv_size(size, cfg.padding, planes.num_planes, physical_memory_bytes());
     rows_ =
         kernel_rows<T>(make_w_kernels(planes, cfg.oversample, size, g_, conv_size, cell_rad, nt_));
     // image/wproj/grid_on_gpu: the CUDA gridder on the imager's device (the CPU's without one).
@@ -80,9 +76,7 @@ class WProjGridder final : public ConvGridder<T> {
     if (gpu_) t = gpu_->grid(view, cell_rad_);
 #endif
     if (!gpu_) t = grid_wproj_cpu(rows_, view, cell_rad_, g_, grid_.data(), nt_, &scratch_);
-    totals_.gridded += t.gridded;
-    totals_.outside += t.outside;
-    totals_.norm += t.norm;
+    totals_.add(t);
     return t;
   }
 

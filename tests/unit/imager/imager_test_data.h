@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "fringe/imager/geometry.h"
+#include "fringe/imager/idg.h"
+#include "fringe/imager/plan.h"
+#include "fringe/imager/taper.h"
 #include "fringe/imager/vis_buffer.h"
 
 namespace fringe::imager::test {
@@ -68,6 +71,22 @@ void set_point_sources(VisBuffer<T>& v, const std::vector<PointSource>& sources)
       for (int q = 0; q < v.num_pols; ++q)
         v.vis[(r * v.num_channels + c) * v.num_pols + q] = {T(re * (q + 1)), T(im * (q + 1))};
     }
+}
+
+// The image of plan through the back end's w-layer stack (IdgBackend::begin_layers,
+// grid_layers, finish_layers: the streamed path's calls), holding every layer of the plan;
+// the same as idg_image of the plan.
+template <typename T>
+std::vector<Complex<double>> layered_image(const GridGeometry& g, const Taper& taper,
+                                           const Plan& plan, const VisBuffer<T>& v,
+                                           IdgBackend<T>& backend) {
+  std::vector<Complex<double>> image(std::size_t(v.num_pols) * g.image_size * g.image_size,
+                                     Complex<double>{0.0, 0.0});
+  backend.begin_layers(g, v.num_pols, plan.layers.front(),
+                       plan.layers.back() - plan.layers.front() + 1);
+  backend.grid_layers(g, taper, plan, v);
+  backend.finish_layers(g, taper, image.data());
+  return image;
 }
 
 }  // namespace fringe::imager::test

@@ -113,6 +113,46 @@ TEST(ImagerGpu, DoubleMatchesCpu) {
   compare_with_cpu<double>(4, false, 1e-10, 3, 1);
 }
 
+// The streamed path's w-layer stack on the GPU (grids kept there, cuFFT, image summed in
+// double there) and in host memory (force_host_grid), against the CPU's layer-by-layer
+// idg_image of the same plan (several w layers).
+template <typename T>
+void layer_stack_matches_cpu(bool host_grid, double tol) {
+  auto v = make_tracks<T>(12, 24, 8, 150.0, 100e6, 1e6, 4, 0.8, 7);
+  set_point_sources(v, {{0.0, 0.0, 1.0}, {0.04, -0.06, 0.5}});
+  auto vd = make_tracks<double>(12, 24, 8, 150.0, 100e6, 1e6, 4, 0.8, 7);
+  set_point_sources(vd, {{0.0, 0.0, 1.0}, {0.04, -0.06, 0.5}});
+  GridGeometry g = geometry(96, 20.0, 120);
+  double wmax = 0;
+  for (const auto& u : v.uvw_m)
+    wmax = std::max(wmax, std::abs(u[2]) * v.freq_hz.back() / kSpeedOfLight);
+  g.w_step = auto_w_step(g, wmax);
+  const Plan plan = make_plan(g, plan_input(v), v.weight);
+  vd.weight = v.weight;
+  ASSERT_GT(plan.layers.size(), 2u);
+  const Taper taper(TaperType::KaiserBessel, 7);
+  auto cpu = make_cpu_backend<double>();
+  const auto ref = idg_image(g, taper, plan, vd, *cpu);
+  CudaIdgOptions o;
+  o.force_host_grid = host_grid;
+  o.max_subgrids_per_batch = 17;
+  auto gpu = make_cuda_backend<T>(o);
+  const auto out = test::layered_image(g, taper, plan, v, *gpu);
+  EXPECT_EQ(gpu->layers_location(), "host");  // released after finish_layers
+  double scale = 0;
+  const double d = max_diff(out, ref, &scale);
+  EXPECT_LT(d, tol * scale) << "host grid " << host_grid;
+  std::printf("layer stack %s host grid %d, %zu layers: max diff %.3g of %.3g\n",
+              sizeof(T) == 4 ? "single" : "double", host_grid, plan.layers.size(), d, scale);
+}
+
+TEST(ImagerGpu, LayerStackMatchesCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  layer_stack_matches_cpu<double>(false, 1e-10);
+  layer_stack_matches_cpu<double>(true, 1e-10);
+  layer_stack_matches_cpu<float>(false, 1e-4);
+}
+
 TEST(ImagerGpu, SingleMatchesCpu) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   compare_with_cpu<float>(1, false, 1e-4);
