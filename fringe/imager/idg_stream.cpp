@@ -1,16 +1,29 @@
 #include "fringe/imager/idg_stream.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <string>
 
 #include "fringe/core/constants.h"
 #include "fringe/core/error.h"
+#include "fringe/core/interrupt.h"
 #include "fringe/core/resources.h"
 #include "fringe/imager/imager.h"
+#include "fringe/imager/input_columns.h"
 #include "fringe/imager/plan.h"
 #include "fringe/imager/sort_rows.h"
+#include "fringe/io/ms/ms_reader.h"
 
 namespace fringe::imager {
+
+void LayerRange::add_w(double w_m, double s_lo, double s_hi) {
+  const double a = w_m * s_lo, b = w_m * s_hi;
+  if (!any) w_lo_lambda = w_hi_lambda = a;
+  any = true;
+  w_lo_lambda = std::min({w_lo_lambda, a, b});
+  w_hi_lambda = std::max({w_hi_lambda, a, b});
+}
 
 template <typename T>
 void LayerRange::add(const VisBuffer<T>& v) {
@@ -21,13 +34,31 @@ void LayerRange::add(const VisBuffer<T>& v) {
   for (std::size_t r = 0; r < v.num_rows; ++r) {
     const float* w = v.weight.data() + r * nchan;
     if (std::none_of(w, w + nchan, [](float x) { return x > 0; })) continue;
-    const double wm = v.uvw_m[r][2];
-    const double a = wm * s_lo, b = wm * s_hi;
-    if (!any) w_lo_lambda = w_hi_lambda = a;
-    any = true;
-    w_lo_lambda = std::min({w_lo_lambda, a, b});
-    w_hi_lambda = std::max({w_hi_lambda, a, b});
+    add_w(v.uvw_m[r][2], s_lo, s_hi);
   }
+}
+
+std::optional<LayerRange> stored_uvw_layer_range(const ImagerConfig& cfg) {
+  if (cfg.rephase) return std::nullopt;
+  for (const std::string& path : cfg.input_ms)
+    if (is_vis_file(path)) return std::nullopt;
+  LayerRange range;
+  std::vector<std::array<double, 3>> uvw;
+  for (const std::string& path : cfg.input_ms) {
+    const std::unique_ptr<io::MsReader> ms = open_input_ms(path);
+    const std::vector<double> f = ms->channel_frequencies_hz();
+    if (f.empty()) continue;
+    const auto [fmin, fmax] = std::minmax_element(f.begin(), f.end());
+    const double s_lo = *fmin / kSpeedOfLight, s_hi = *fmax / kSpeedOfLight;
+    const std::size_t rows = ms->num_rows(), step = std::size_t(1) << 20;
+    for (std::size_t start = 0; start < rows; start += step) {
+      interrupt::throw_if_requested();
+      ms->read_uvw(start, std::min(step, rows - start), uvw);
+      for (const auto& x : uvw)
+        if (std::isfinite(x[2])) range.add_w(x[2], s_lo, s_hi);
+    }
+  }
+  return range;
 }
 
 // The same rounding as the plan's layer_of (plan.cpp).

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,21 @@ struct LayerRange {
   bool any = false;
   template <typename T>
   void add(const VisBuffer<T>& vis);
+  // A row of w_m metres (w) at frequencies / c from s_lo to s_hi (1/m).
+  void add_w(double w_m, double s_lo, double s_hi);
   // The layers of w step w_step (0: the single layer 0).
   int first(double w_step) const;
   int last(double w_step) const;
 };
+
+// The same bound, and the largest |w|, from the inputs' UVW columns alone: every row, flagged
+// or not, at the lowest and highest frequency of each input; no flags, weights or data read.
+// A superset of what LayerRange::add gives for the selection, so its layers hold every
+// subgrid, and as the automatic w step is either 0 or a constant (auto_w_step), a superset
+// maximum |w| gives the same plan as the exact one (only |w| of exactly half a step could
+// round to another layer). Used when the UVW are imaged as stored: nullopt for OSKAR .vis
+// inputs and with re-phasing (ImagerConfig.rephase).
+std::optional<LayerRange> stored_uvw_layer_range(const ImagerConfig& cfg);
 
 template <typename T>
 class IdgLayerGridder final : public ConvGridder<T> {

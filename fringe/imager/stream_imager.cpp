@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -42,6 +43,14 @@ FirstPass first_pass(const ImagerConfig& cfg, const GridGeometry& g) {
   const bool idg = cfg.algorithm == Algorithm::Idg;
   if (needs_uv_density(cfg)) fp.density.emplace(cfg, g);
   if (!fp.density && !wproj && !idg) return fp;
+  // IDG without a density: the UVW columns alone bound its layers (a tenth of the bytes).
+  if (idg && !fp.density) {
+    if (const std::optional<LayerRange> r = stored_uvw_layer_range(cfg)) {
+      fp.layers = *r;
+      fp.max_abs_w_lambda = std::max(std::abs(r->w_lo_lambda), std::abs(r->w_hi_lambda));
+      return fp;
+    }
+  }
   // Radial weighting and the taper act per visibility: applied here, they give the weights
   // (> 0 or not) whose |w| W-projection's planes are chosen from (the density's division never
   // makes a weight 0).
@@ -67,14 +76,16 @@ FirstPass first_pass(const ImagerConfig& cfg, const GridGeometry& g) {
 template <typename T>
 std::unique_ptr<ConvGridder<T>> make_gridder(const ImagerConfig& cfg, const ImagerConfig& run_cfg,
                                              const GridGeometry& g, const Taper& taper, int npol,
-                                             const FirstPass& fp, Logger* log, ImagerResult& res) {
+                                             const FirstPass& fp,
+                                             std::future<std::unique_ptr<IdgBackend<T>>>& backend,
+                                             Logger* log, ImagerResult& res) {
   if (cfg.algorithm == Algorithm::Fft)
     return make_fft_gridder<T>(run_cfg.fft, cfg.size, cfg.cell_rad, npol, cfg.num_threads);
   if (cfg.algorithm == Algorithm::WProjection)
     return make_wproj_gridder<T>(run_cfg.wproj, cfg.size, cfg.cell_rad, npol, cfg.num_threads,
                                  fp.w);
   auto idg = std::make_unique<IdgLayerGridder<T>>(
-      g, taper, plan_options(cfg), npol, make_idg_backend<T>(cfg, log), fp.layers.first(g.w_step),
+      g, taper, plan_options(cfg), npol, backend.get(), fp.layers.first(g.w_step),
       fp.layers.last(g.w_step), cfg.idg.max_layer_bytes);
   res.device = idg->backend_name();
   res.num_w_layers = idg->num_layers();
@@ -108,6 +119,9 @@ ImagerResult run_streamed(const ImagerConfig& cfg, const ProgressCallback& progr
   StageTimers timers;
   Timer stage_timer;
   stage_timer.start();
+  // IDG's back end (a GPU's context takes ~0.4 s to make) while the first pass reads.
+  std::future<std::unique_ptr<IdgBackend<T>>> backend;
+  if (idg) backend = std::async(std::launch::async, [&] { return make_idg_backend<T>(cfg, log); });
   FirstPass fp = first_pass<T>(cfg, g);
   timers.add("first pass", stage_timer.seconds());
   if (idg) g = grid_geometry(cfg, taper, g.grid_size, fp.max_abs_w_lambda);  // its w step
@@ -118,8 +132,9 @@ ImagerResult run_streamed(const ImagerConfig& cfg, const ProgressCallback& progr
   stage.set("making the gridding kernels");
   stage_timer.start();
   std::unique_ptr<ConvGridder<T>> gridder =
-      make_gridder<T>(cfg, run_cfg, g, taper, npol, fp, log, res);
-  timers.add("kernels", stage_timer.seconds());  // W-projection's w kernels; FFT: its table
+      make_gridder<T>(cfg, run_cfg, g, taper, npol, fp, backend, log, res);
+  // W-projection's w kernels; FFT: its table; IDG: the rest of making its back end.
+  timers.add("kernels", stage_timer.seconds());
   auto* layered = dynamic_cast<IdgLayerGridder<T>*>(gridder.get());
   const int passes = layered ? layered->num_passes() : 1;
   stage.set("reading and gridding the visibilities");

@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "fringe/core/device.h"
+#include "fringe/imager/idg_stream.h"
 #include "fringe/imager/imager.h"
 #include "fringe/imager/model_image.h"
 #include "fringe/imager/ms_input.h"
@@ -285,13 +287,42 @@ ImagerConfig idg_config() {
 
 // One read holding every row: the same plan as the whole path's, so the same image to
 // rounding, and the same counts.
+// Natural weighting bounds the layers from the UVW column alone (stored_uvw_layer_range),
+// uniform from the full first pass; re-phasing (UVW changed after reading) takes the full
+// pass too.
 TEST(StreamImager, IdgOneReadEqualsWholeInput) {
+  for (Weighting wt : {Weighting::Natural, Weighting::Uniform}) {
+    ImagerConfig c = idg_config();
+    c.weighting = wt;
+    const std::string name = "idg_one_read_" + std::to_string(int(wt));
+    expect_same(c, name);
+    const Images s = streamed(c, name + "_counts"), w = whole(c);
+    EXPECT_EQ(s.result.num_subgrids, w.result.num_subgrids);
+    EXPECT_GT(s.result.num_w_layers, 5);
+  }
   ImagerConfig c = idg_config();
-  c.weighting = Weighting::Uniform;
-  expect_same(c, "idg_one_read");
-  const Images s = streamed(c, "idg_one_read_counts"), w = whole(c);
-  EXPECT_EQ(s.result.num_subgrids, w.result.num_subgrids);
-  EXPECT_GT(s.result.num_w_layers, 5);
+  c.rephase = true;
+  c.centre_ra_rad = 1.0 + 2e-3;
+  c.centre_dec_rad = -0.6 + 1e-3;
+  expect_same(c, "idg_rephase");
+}
+
+// The UVW-only bound holds every layer the selected, weighted rows fall on.
+TEST(StreamImager, StoredUvwRangeBoundsTheSelection) {
+  ImagerConfig c = idg_config();
+  c.uv_max_lambda = 500.0;
+  const std::optional<LayerRange> stored = stored_uvw_layer_range(c);
+  ASSERT_TRUE(stored.has_value());
+  LayerRange exact;
+  InputSummary in;
+  exact.add(read_visibilities<double>(c, in));
+  ASSERT_TRUE(exact.any && stored->any);
+  EXPECT_LE(stored->w_lo_lambda, exact.w_lo_lambda);
+  EXPECT_GE(stored->w_hi_lambda, exact.w_hi_lambda);
+  EXPECT_LE(stored->first(10.0), exact.first(10.0));
+  EXPECT_GE(stored->last(10.0), exact.last(10.0));
+  c.rephase = true;
+  EXPECT_FALSE(stored_uvw_layer_range(c).has_value());
 }
 
 // Small reads split the subgrids at the reads' edges: the image is then as close to the DFT's
