@@ -39,3 +39,14 @@ function(fringe_test name)
   gtest_discover_tests(test_${name} DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS "${T_LABELS}" WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 endfunction()
+
+# fringe_native_sources(file...): compile these sources of the current directory with
+# -march=native unless FRINGE_PORTABLE is ON or the compiler lacks the flag (README, Options).
+include(CheckCXXCompilerFlag)
+check_cxx_compiler_flag(-march=native FRINGE_HAVE_MARCH_NATIVE)
+function(fringe_native_sources)
+  if(FRINGE_PORTABLE OR NOT FRINGE_HAVE_MARCH_NATIVE)
+    return()
+  endif()
+  set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS -march=native)
+endfunction()

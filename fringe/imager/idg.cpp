@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "fringe/core/interrupt.h"
+#include "fringe/core/simd_sincos.h"
 #include "fringe/imager/fft_cpu.h"
 
 namespace fringe::imager {
@@ -57,21 +59,45 @@ void add_layer_to_image(const GridGeometry& g, const std::vector<double>& corr, 
   const std::size_t gplane = std::size_t(gs) * gs, iplane = std::size_t(n) * n;
   const double width = g.image_width_lm();
   const double w0 = layer * g.w_step;
-#pragma omp parallel for
-  for (int y = 0; y < n; ++y)
-    for (int x = 0; x < n; ++x) {
-      double l, m, nm1;
-      pixel_lmn<double>(x + off, y + off, gs, width, &l, &m, &nm1);
-      const double ph = -2.0 * kPi * w0 * nm1;
-      const double c = std::cos(ph) / (corr[x + off] * corr[y + off]);
-      const double s = std::sin(ph) / (corr[x + off] * corr[y + off]);
-      for (int q = 0; q < npol; ++q) {
-        const Complex<T> v = grid[q * gplane + std::size_t(y + off) * gs + (x + off)];
-        Complex<double>& o = image[q * iplane + std::size_t(y) * n + x];
-        o.re += v.re * c - v.im * s;
-        o.im += v.re * s + v.im * c;
+  // |phase| <= 2 pi |w0| (|n - 1| <= 1): simd_sincos's range unless w0 is beyond ~1.6e5
+  // wavelengths, where libm takes over.
+  const bool simd = 2.0 * kPi * std::abs(w0) <= kSimdSincosMaxArg;
+#pragma omp parallel
+  {
+    std::vector<double> cs(n), sn(n);
+#pragma omp for
+    for (int y = 0; y < n; ++y) {
+      auto phase = [&](int x) {
+        double l, m, nm1;
+        pixel_lmn<double>(x + off, y + off, gs, width, &l, &m, &nm1);
+        return -2.0 * kPi * w0 * nm1;
+      };
+      if (simd) {
+#pragma omp simd
+        for (int x = 0; x < n; ++x) simd_sincos(phase(x), sn[x], cs[x]);
+      } else {
+        for (int x = 0; x < n; ++x) {
+          sn[x] = std::sin(phase(x));
+          cs[x] = std::cos(phase(x));
+        }
+      }
+#pragma omp simd
+      for (int x = 0; x < n; ++x) {
+        const double scale = 1.0 / (corr[x + off] * corr[y + off]);
+        cs[x] *= scale;
+        sn[x] *= scale;
+      }
+      for (int x = 0; x < n; ++x) {
+        const double c = cs[x], s = sn[x];
+        for (int q = 0; q < npol; ++q) {
+          const Complex<T> v = grid[q * gplane + std::size_t(y + off) * gs + (x + off)];
+          Complex<double>& o = image[q * iplane + std::size_t(y) * n + x];
+          o.re += v.re * c - v.im * s;
+          o.im += v.re * s + v.im * c;
+        }
       }
     }
+  }
 }
 
 template <typename T>
