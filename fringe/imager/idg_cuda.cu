@@ -51,6 +51,46 @@ struct CufftTraits<double> {
   }
 };
 
+// A cuFFT plan of `count` size x size planes on stream st, destroyed with the object.
+class GridFftPlan {
+ public:
+  GridFftPlan(int size, int count, cufftType type, cudaStream_t st) {
+    int dims[2] = {size, size};
+    check_cufft(cufftPlanMany(&plan_, 2, dims, nullptr, 1, size * size, nullptr, 1, size * size,
+                              type, count),
+                "cufftPlanMany (grid)");
+    const cufftResult r = cufftSetStream(plan_, st);
+    if (r != CUFFT_SUCCESS) cufftDestroy(plan_);
+    check_cufft(r, "cufftSetStream");
+    made_ = true;
+  }
+  ~GridFftPlan() {
+    if (made_) cufftDestroy(plan_);
+  }
+  GridFftPlan(const GridFftPlan&) = delete;
+  GridFftPlan& operator=(const GridFftPlan&) = delete;
+  cufftHandle get() const { return plan_; }
+
+ private:
+  cufftHandle plan_{};
+  bool made_ = false;
+};
+
+// The centred FFT of `count` size x size planes at d (GPU memory) on stream st: the
+// (-1)^(x+y) checkerboard before and after the transform (the host's centred_fft).
+template <typename T>
+void centred_fft_gpu(Complex<T>* d, int size, int count, const GridFftPlan& plan, bool forward,
+                     cudaStream_t st) {
+  const std::size_t total = std::size_t(size) * size * count;
+  const int blocks = int(std::min<std::size_t>((total + kThreads - 1) / kThreads, 65535));
+  checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d, size, total);
+  FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+  check_cufft(CufftTraits<T>::exec(plan.get(), d, forward ? CUFFT_FORWARD : CUFFT_INVERSE),
+              "grid FFT");
+  checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d, size, total);
+  FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+}
+
 class Event {
  public:
   Event() { FRINGE_CUDA_CHECK(cudaEventCreate(&e_)); }
@@ -110,21 +150,8 @@ class CudaBackend final : public IdgBackend<T> {
     }
     cudaStream_t st = streams_[0];
     d_grid_.upload(grid, total, st);
-    const int blocks = int(std::min<std::size_t>((total + kThreads - 1) / kThreads, 65535));
-    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.data(), size, total);
-    FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
-    cufftHandle plan;
-    int dims[2] = {size, size};
-    check_cufft(cufftPlanMany(&plan, 2, dims, nullptr, 1, size * size, nullptr, 1, size * size,
-                              CufftTraits<T>::type, count),
-                "cufftPlanMany (grid)");
-    check_cufft(cufftSetStream(plan, st), "cufftSetStream");
-    const cufftResult r =
-        CufftTraits<T>::exec(plan, d_grid_.data(), forward ? CUFFT_FORWARD : CUFFT_INVERSE);
-    cufftDestroy(plan);
-    check_cufft(r, "grid FFT");
-    checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d_grid_.data(), size, total);
-    FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+    const GridFftPlan plan(size, count, CufftTraits<T>::type, st);
+    centred_fft_gpu<T>(d_grid_.data(), size, count, plan, forward, st);
     d_grid_.download(grid, total, st);
     FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));
   }
@@ -186,30 +213,17 @@ class CudaBackend final : public IdgBackend<T> {
     const std::vector<double> corr = taper_correction(g, taper);
     d_corr_.upload(corr.data(), corr.size(), st);
     d_image_.zero(npol * iplane, st);
-    cufftHandle plan;
-    int dims[2] = {gs, gs};
-    check_cufft(cufftPlanMany(&plan, 2, dims, nullptr, 1, gs * gs, nullptr, 1, gs * gs,
-                              CufftTraits<T>::type, npol),
-                "cufftPlanMany (w layer)");
-    check_cufft(cufftSetStream(plan, st), "cufftSetStream");
-    const int blocks = int(std::min<std::size_t>((stride + kThreads - 1) / kThreads, 65535));
+    const GridFftPlan plan(gs, npol, CufftTraits<T>::type, st);
     const int iblocks = int(std::min<std::size_t>((iplane + 255) / 256, 65535));
     for (int k = 0; k < this->num_layers_; ++k) {
       if (!this->layer_used_[k]) continue;  // no subgrid reached it: zero, nothing to add
       Complex<T>* d = d_layers_.data() + k * stride;
-      checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d, gs, stride);
-      FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
-      const cufftResult r = CufftTraits<T>::exec(plan, d, CUFFT_FORWARD);
-      if (r != CUFFT_SUCCESS) cufftDestroy(plan);
-      check_cufft(r, "w-layer FFT");
-      checkerboard_kernel<T><<<blocks, kThreads, 0, st>>>(d, gs, stride);
-      FRINGE_CUDA_CHECK_KERNEL("imager checkerboard");
+      centred_fft_gpu<T>(d, gs, npol, plan, true, st);
       add_layer_kernel<T><<<iblocks, 256, 0, st>>>(d, npol, gs, n, g.image_width_lm(),
                                                    (this->first_layer_ + k) * g.w_step,
                                                    d_corr_.data(), d_image_.data());
       FRINGE_CUDA_CHECK_KERNEL("imager w-layer add");
     }
-    cufftDestroy(plan);
     std::vector<Complex<double>> h(npol * iplane);
     d_image_.download(h.data(), h.size(), st);
     FRINGE_CUDA_CHECK(cudaStreamSynchronize(st));
