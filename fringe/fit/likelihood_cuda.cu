@@ -19,6 +19,7 @@
 #include "fringe/core/gpu_buffer.cuh"
 #include "fringe/fit/likelihood.h"
 #include "fringe/fit/likelihood_cuda_kernels.cuh"
+#include "fringe/fit/likelihood_cuda_lanes.cuh"
 
 namespace fringe::fit {
 namespace {
@@ -46,8 +47,8 @@ bool equally_spaced(const std::vector<double>& f) {
 }
 
 template <typename T, bool Full, bool HasJones, bool Uniform, Mode M>
-std::string kernel_name() {
-  std::string s = "likelihood_kernel<";
+std::string kernel_name(const char* base = "likelihood_kernel") {
+  std::string s = std::string(base) + "<";
   s += sizeof(T) == sizeof(float) ? "float, " : "double, ";
   s += Full ? "full, " : "scalar, ";
   s += HasJones ? "jones, " : "no jones, ";
@@ -194,9 +195,15 @@ class LikelihoodCuda final : public LikelihoodBackend {
     d_entries_.upload(entries.data(), entries.size(), stream_);
     FRINGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
+    // The lanes kernel (likelihood_cuda_lanes.cuh) where its seeds carry across enough groups:
+    // equally spaced channels, no smearing, at least kMinLaneGroups groups of channels.
+    const int lane_group = pols_ == 4 ? lane_group_size<T, true>() : lane_group_size<T, false>();
+    lanes_ = uniform_ && bandwidth_ == 0.0 && !has_time_smearing_ &&
+             (channels_ + lane_group - 1) / lane_group >= std::size_t(kMinLaneGroups);
     // Blocks per set: enough to fill the GPU, independent of K (so a set's sums, and hence
     // its numbers, do not depend on the batch it is evaluated in).
-    const std::size_t row_tiles = (rows_ + kThreads - 1) / kThreads;
+    const std::size_t rows_per_block = lanes_ ? kLaneRows : kThreads;
+    const std::size_t row_tiles = (rows_ + rows_per_block - 1) / rows_per_block;
     blocks_ = int(std::min<std::size_t>(row_tiles, std::size_t(16) * num_sms_));
   }
 
@@ -306,7 +313,11 @@ class LikelihoodCuda final : public LikelihoodBackend {
   template <Mode M, bool Full, bool HasJones>
   void launch_mode(const KernelArgs<T>& a, std::size_t K) {
     const dim3 grid(unsigned(blocks_), 1, unsigned(K));
-    if (uniform_) {
+    if (lanes_) {
+      likelihood_lanes_kernel<T, Full, HasJones, M><<<grid, kThreads, 0, stream_>>>(a);
+      FRINGE_CUDA_CHECK_KERNEL(
+          (kernel_name<T, Full, HasJones, true, M>("likelihood_lanes_kernel")));
+    } else if (uniform_) {
       likelihood_kernel<T, Full, HasJones, true, M><<<grid, kThreads, 0, stream_>>>(a);
       FRINGE_CUDA_CHECK_KERNEL((kernel_name<T, Full, HasJones, true, M>()));
     } else {
@@ -418,7 +429,7 @@ class LikelihoodCuda final : public LikelihoodBackend {
   int num_sms_ = 1, blocks_ = 1;
   std::size_t rows_ = 0, channels_ = 0, stations_ = 0, jones_sources_ = 0;
   int pols_ = 4;
-  bool has_jones_ = false, uniform_ = false;
+  bool has_jones_ = false, uniform_ = false, lanes_ = false;
   double d_inv_lambda_ = 0.0;
   double bandwidth_ = 0.0;  // Hz, bandwidth smearing (0: off)
   bool has_time_smearing_ = false;

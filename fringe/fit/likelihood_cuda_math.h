@@ -111,4 +111,100 @@ FRINGE_HD_INLINE Complex<T> advance_step(Complex<T> step, T ratio_m1) {
   return step + step * ratio_m1;
 }
 
+// The seed of one group of G channels: c_s at the group's first channel (without the spectral
+// factor) and the step R there; a group then runs the float recurrence above.
+template <typename T>
+struct alignas(16) GroupSeed {
+  Complex<T> c, step;
+};
+
+// Seeds of L consecutive groups of G equally spaced channels (G a power of 2) from one direct
+// evaluation in double at il0 (1/m, the first group's first channel), carried from group to
+// group in double:
+//   c_{j+1} = c_j D^G A_j,  A_j = exp(g G dil (2 il_j + G dil)),  A_{j+1} = A_j q^(G^2),
+//   R_j = D a_j,           a_j = exp(g dil (2 il_j + dil)),      a_{j+1} = a_j q^G,
+// with D = exp(i dphi) (dphi the phase step of one channel), g = -(a U^2 + 2 b U V + c V^2)
+// (metres) and q = exp(2 g dil^2) (phase linear in f, the Gaussian exponent g f^2 / c0^2
+// quadratic). Each carry step costs ~1e-16 relative, so a seed is within ~1e-15 of the direct
+// c_s; rounded to T once. Seed j goes to out[j ^ swizzle] (the kernel's bank-conflict-free
+// layout; 0 on the host). Returns q - 1 in T (0 for a point source), as coefficient_step.
+template <typename T, int G, int L>
+FRINGE_HD_INLINE T carry_seeds(const SourceTerm& s, double uu, double vv, double ww, double il0,
+                               double dil, GroupSeed<T>* out, int swizzle) {
+  static_assert(G > 0 && (G & (G - 1)) == 0, "G must be a power of 2");
+  using detail::hd_exp;
+  const double phase0 = predict::station_phase(uu, vv, ww, s.l, s.m, s.n_minus_1, il0);
+  const double dphase = predict::station_phase(uu, vv, ww, s.l, s.m, s.n_minus_1, dil);
+  Complex<double> p = exp_i(phase0);
+  const Complex<double> d = exp_i(dphase);
+  Complex<double> dg = d;  // D^G by squaring
+  for (int i = 1; i < G; i <<= 1) dg = dg * dg;
+  double amp = 1.0, big = 1.0, small = 1.0, q_g = 1.0, q_gg = 1.0;
+  T ratio_m1 = T(0);
+  // gaussian_argument in metres (m^-2 times (f / c0)^2 gives the exponent); 0 for a point.
+  const double g = predict::gaussian_argument(s.a, s.b, s.c, uu, vv);
+  if (g != 0.0) {
+    const double gd = double(G) * dil;
+    amp = hd_exp(g * il0 * il0);
+    big = hd_exp(g * gd * (2.0 * il0 + gd));
+    small = hd_exp(g * dil * (2.0 * il0 + dil));
+    q_g = hd_exp(2.0 * g * gd * dil);
+    q_gg = hd_exp(2.0 * g * gd * gd);
+    ratio_m1 = hd_expm1(T(2.0 * g * dil * dil));
+  }
+#pragma unroll
+  for (int j = 0; j < L; ++j) {
+    const Complex<double> c = p * amp, r = d * small;
+    out[j ^ swizzle] = GroupSeed<T>{{T(c.re), T(c.im)}, {T(r.re), T(r.im)}};
+    p = p * dg;
+    amp *= big;
+    big *= q_gg;
+    small *= q_g;
+  }
+  return ratio_m1;
+}
+
+// add_source_gradient / add_source_gradient_scalar (likelihood_math.h) without smearing, with
+// every input already in T, for the lanes kernel: no double arithmetic and no conversion per
+// term. (i, q, u, v): the source's Stokes values at f0; ln_ratio = ln(f / f0) (0: flat);
+// dl = U - W l / n and dm = V - W m / n (metres; d phi / dl = k dl); k = 2 pi f / c0 (1/m);
+// (ul, vl) = (U, V) f / c0 (wavelengths). The same sums as likelihood_math.h's, in T.
+template <typename T>
+struct StokesT {
+  T i, q, u, v;
+};
+template <typename T>
+FRINGE_HD_INLINE void add_shape_gradient_t(T* g, Complex<T> z, T ln_ratio, T dl, T dm, T k, T ul,
+                                           T vl) {
+  g[kAlpha] += T(2) * z.re * ln_ratio;
+  g[kL] -= T(2) * z.im * k * dl;
+  g[kM] -= T(2) * z.im * k * dm;
+  g[kA] -= T(2) * z.re * ul * ul;
+  g[kB] -= T(4) * z.re * ul * vl;
+  g[kC] -= T(2) * z.re * vl * vl;
+}
+template <typename T>
+FRINGE_HD_INLINE void add_source_gradient_t(T* g, const Jones<T>& ys, Complex<T> coef,
+                                            const StokesT<T>& b, T ln_ratio, T dl, T dm, T k, T ul,
+                                            T vl) {
+  const Complex<T> sa = conj(ys.a) + conj(ys.d), sq = conj(ys.a) - conj(ys.d);
+  const Complex<T> su = conj(ys.b) + conj(ys.c), sv = conj(ys.b) - conj(ys.c);
+  const Complex<T> pa = coef * sa, pq = coef * sq, pu = coef * su, pv = coef * sv;
+  g[kI] += T(2) * pa.re;
+  g[kQ] += T(2) * pq.re;
+  g[kU] += T(2) * pu.re;
+  g[kV] -= T(2) * pv.im;
+  // z = c <Ys, B> = (I pa + Q pq + U pu + i V pv) (inner_with_brightness, expanded).
+  const Complex<T> z{b.i * pa.re + b.q * pq.re + b.u * pu.re - b.v * pv.im,
+                     b.i * pa.im + b.q * pq.im + b.u * pu.im + b.v * pv.re};
+  add_shape_gradient_t(g, z, ln_ratio, dl, dm, k, ul, vl);
+}
+template <typename T>
+FRINGE_HD_INLINE void add_source_gradient_scalar_t(T* g, Complex<T> ys, Complex<T> coef, T i,
+                                                   T ln_ratio, T dl, T dm, T k, T ul, T vl) {
+  const Complex<T> p = coef * conj(ys);
+  g[kI] += T(2) * p.re;
+  add_shape_gradient_t(g, p * i, ln_ratio, dl, dm, k, ul, vl);
+}
+
 }  // namespace fringe::fit

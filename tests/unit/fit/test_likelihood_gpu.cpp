@@ -20,9 +20,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fit_test_problem.h"
@@ -104,6 +106,150 @@ TEST(LikelihoodCudaMath, RecurrenceStaysAccurate) {
   }
   EXPECT_LT(worst, 2e-6);
   std::printf("recurrence: worst relative error over 8 channels %.3g\n", worst);
+}
+
+// The lanes kernel's seeds (carry_seeds): c_s and the step R at the first channel of each of 8
+// groups, evaluated once in double and carried across the groups in double, against a direct
+// long-double evaluation (the phase's own double rounding, ~1e-16 of phases up to ~5e3 rad,
+// is the floor: measured < 3e-12); then the float recurrence of the kernel over all 64 (float,
+// G = 8) channels against the direct double c_s: within the 2e-6 of RecurrenceStaysAccurate
+// (the carry adds nothing visible in float). q - 1 equals coefficient_step's bit for bit, and
+// the swizzle only permutes the seeds.
+template <int G>
+void check_carried_seeds(double* worst_seed, double* worst_float) {
+  std::mt19937_64 rng(11 + G);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  constexpr int L = 8;
+  for (int trial = 0; trial < 1000; ++trial) {
+    SourceTerm s{};
+    s.l = 0.1 * u(rng);
+    s.m = 0.1 * u(rng);
+    s.n_minus_1 = -(s.l * s.l + s.m * s.m) / (1 + std::sqrt(1 - s.l * s.l - s.m * s.m));
+    if (trial % 2) {
+      s.a = 2e-8 * (1 + u(rng));
+      s.b = 5e-9 * u(rng);
+      s.c = 2e-8 * (1 + u(rng));
+    }
+    const double uu = 2e4 * u(rng), vv = 2e4 * u(rng), ww = 2e3 * u(rng);
+    const double f0 = 100e6 + 50e6 * (1 + u(rng)), df = 1e6;
+    const double il0 = f0 / fringe::kSpeedOfLight, dil = df / fringe::kSpeedOfLight;
+    GroupSeed<double> sd[L], sw[L];
+    const double qd = carry_seeds<double, G, L>(s, uu, vv, ww, il0, dil, sd, 0);
+    (void)carry_seeds<double, G, L>(s, uu, vv, ww, il0, dil, sw, 5);
+    GroupSeed<float> sf[L];
+    const float qf = carry_seeds<float, G, L>(s, uu, vv, ww, il0, dil, sf, 0);
+    Complex<float> step_ref;
+    float qm1_ref = 0;
+    coefficient_step<float>(s, uu, vv, ww, il0, dil, &step_ref, &qm1_ref);
+    EXPECT_EQ(qf, qm1_ref);
+    EXPECT_EQ(qd == 0.0, qm1_ref == 0.0f);
+    const long double two_pi = 6.283185307179586476925286766559L;
+    const auto direct = [&](long double il) {
+      const long double ph =
+          two_pi * il *
+          ((long double)uu * s.l + (long double)vv * s.m + (long double)ww * s.n_minus_1);
+      const long double g =
+          -((long double)s.a * uu * uu + 2.0L * s.b * uu * vv + (long double)s.c * vv * vv);
+      const long double amp = std::exp(g * il * il);
+      return std::complex<long double>(amp * std::cos(ph), amp * std::sin(ph));
+    };
+    for (int j = 0; j < L; ++j) {
+      EXPECT_EQ(sw[j ^ 5].c.re, sd[j].c.re);
+      EXPECT_EQ(sw[j ^ 5].step.im, sd[j].step.im);
+      const long double il = (long double)il0 + (long double)(j * G) * dil;
+      const std::complex<long double> c = direct(il), c1 = direct(il + dil);
+      const std::complex<long double> r = c1 / c;
+      const double mag = double(std::abs(c));
+      *worst_seed =
+          std::max(*worst_seed,
+                   double(std::abs(std::complex<long double>(sd[j].c.re, sd[j].c.im) - c)) / mag);
+      *worst_seed =
+          std::max(*worst_seed,
+                   double(std::abs(std::complex<long double>(sd[j].step.re, sd[j].step.im) - r)) /
+                       double(std::abs(r)));
+      // The kernel's float recurrence along the group from the float seed.
+      Complex<float> cf = sf[j].c, stf = sf[j].step;
+      for (int jj = 0; jj < G; ++jj) {
+        const double ilc = il0 + double(j * G + jj) * dil;
+        const Complex<double> want = source_coefficient<double>(s, uu, vv, ww, ilc, 0.0);
+        const double m = std::hypot(want.re, want.im);
+        *worst_float = std::max(*worst_float, std::hypot(cf.re - want.re, cf.im - want.im) / m);
+        cf = cf * stf;
+        stf = advance_step(stf, qf);
+      }
+    }
+  }
+}
+
+TEST(LikelihoodCudaMath, CarriedSeedsMatchDirect) {
+  for (int which = 0; which < 2; ++which) {
+    double worst_seed = 0, worst_float = 0;
+    if (which == 0) {
+      check_carried_seeds<8>(&worst_seed, &worst_float);
+    } else {
+      check_carried_seeds<4>(&worst_seed, &worst_float);
+    }
+    EXPECT_LT(worst_seed, 1e-11);
+    EXPECT_LT(worst_float, 2e-6);
+    std::printf("carried seeds (G = %d): double %.3g, float recurrence %.3g\n", which ? 4 : 8,
+                worst_seed, worst_float);
+  }
+}
+
+// The lanes kernel's gradient terms with their inputs in T (add_source_gradient_t, _scalar_t)
+// against likelihood_math.h's add_source_gradient (double inputs) for random values: in double
+// the same sums to rounding (1e-12 of each quantity's scale), in float to float rounding.
+TEST(LikelihoodCudaMath, GradientInTMatchesDouble) {
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto cplx = [&] { return Complex<double>{u(rng), u(rng)}; };
+  for (int trial = 0; trial < 500; ++trial) {
+    SourceTerm s{};
+    s.l = 0.05 * u(rng);
+    s.m = 0.05 * u(rng);
+    const double n = std::sqrt(1 - s.l * s.l - s.m * s.m);
+    s.n_minus_1 = n - 1;
+    s.l_over_n = s.l / n;
+    s.m_over_n = s.m / n;
+    s.i = 2 + u(rng);
+    s.q = 0.1 * u(rng);
+    s.u = 0.1 * u(rng);
+    s.v = 0.05 * u(rng);
+    const double uu = 3e3 * u(rng), vv = 3e3 * u(rng), ww = 3e2 * u(rng);
+    const double il = (1.2e8 + 3e7 * u(rng)) / fringe::kSpeedOfLight, lnr = 0.3 * u(rng);
+    const fringe::Jones<double> ys{cplx(), cplx(), cplx(), cplx()};
+    const Complex<double> coef = cplx(), ys1 = cplx();
+    double want[kNumInter] = {}, want1[kNumInter] = {};
+    add_source_gradient<double, double>(want, s, ys, coef, uu, vv, ww, il, lnr);
+    add_source_gradient_scalar<double, double>(want1, s, ys1, coef, uu, vv, ww, il, lnr);
+    const double dl = uu - ww * s.l_over_n, dm = vv - ww * s.m_over_n;
+    const double k = fringe::kTwoPi * il, ul = uu * il, vl = vv * il;
+    double got[kNumInter] = {}, got1[kNumInter] = {};
+    add_source_gradient_t<double>(got, ys, coef, {s.i, s.q, s.u, s.v}, lnr, dl, dm, k, ul, vl);
+    add_source_gradient_scalar_t<double>(got1, ys1, coef, s.i, lnr, dl, dm, k, ul, vl);
+    float gotf[kNumInter] = {};
+    const auto tf = [](Complex<double> c) { return Complex<float>{float(c.re), float(c.im)}; };
+    add_source_gradient_t<float>(gotf, {tf(ys.a), tf(ys.b), tf(ys.c), tf(ys.d)}, tf(coef),
+                                 {float(s.i), float(s.q), float(s.u), float(s.v)}, float(lnr),
+                                 float(dl), float(dm), float(k), float(ul), float(vl));
+    // Scales: |z| <= ~20 (|coef| |ys| |B|), times the quantity's factor.
+    const double zs = 20, au = std::abs(ul), av = std::abs(vl);
+    const double sc[kNumInter] = {8,
+                                  8,
+                                  8,
+                                  8,
+                                  zs,
+                                  zs * k * 4e3,
+                                  zs * k * 4e3,
+                                  zs * au * au + zs,
+                                  zs * au * av + zs,
+                                  zs * av * av + zs};
+    for (int i = 0; i < kNumInter; ++i) {
+      EXPECT_NEAR(got[i], want[i], 1e-12 * sc[i]) << i;
+      EXPECT_NEAR(got1[i], want1[i], 1e-12 * sc[i]) << i;
+      EXPECT_NEAR(gotf[i], want[i], 1e-5 * sc[i]) << i;
+    }
+  }
 }
 
 TEST(LikelihoodGpu, NoGpuIsAnError) {
@@ -232,6 +378,29 @@ std::vector<Case> all_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(All, LikelihoodGpuCase, ::testing::ValuesIn(all_cases()), case_name);
 
+// The lanes kernel (likelihood_cuda_lanes.cuh: >= 6 groups of channels, equally spaced, no
+// smearing): 131 channels (float and one-product double: 17 groups of 8, three rounds, the last
+// with 3 channels; four-product double: 33 groups of 4, five rounds), 12 stations x 2 times =
+// 132 rows (9 tiles of 16, the last partial), 21 sources (three batches of 8, the last partial).
+class LikelihoodGpuLanes : public ::testing::TestWithParam<Case> {};
+
+TEST_P(LikelihoodGpuLanes, MatchesCpu) {
+  SKIP_WITHOUT_GPU();
+  const Case c = GetParam();
+  const Problem pr = make_problem(c.pols, c.jones, 31, 12, 2, 131, 21);
+  auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, c.precision);
+  auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
+  const Result rg = run(*gpu, pr, c.gains), rc = run(*cpu, pr, c.gains);
+  if (c.precision == Precision::Double) {
+    compare(rg, rc, nullptr);
+  } else {
+    auto cpu_f = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Single);
+    const Result rf = run(*cpu_f, pr, c.gains);
+    compare(rg, rc, &rf);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(All, LikelihoodGpuLanes, ::testing::ValuesIn(all_cases()), case_name);
+
 // Channels not equally spaced: each channel's c_s is evaluated directly.
 TEST(LikelihoodGpu, UnequalChannels) {
   SKIP_WITHOUT_GPU();
@@ -297,8 +466,12 @@ TEST(LikelihoodGpu, ManyRowTilesPerBlock) {
 // and their order do not depend on K), and the CPU's numbers; the request's parts are honoured.
 TEST(LikelihoodGpu, BatchEqualsSingleCalls) {
   SKIP_WITHOUT_GPU();
-  for (Precision prec : {Precision::Double, Precision::Single}) {
-    const Problem pr = make_problem(4, false, 19, 10, 2, 7, 12);
+  // 7 channels: the one-thread-per-row kernel; 64: the lanes kernel.
+  for (const auto& [prec, channels] :
+       {std::pair{Precision::Double, 7}, std::pair{Precision::Single, 7},
+        std::pair{Precision::Double, 64}, std::pair{Precision::Single, 64}}) {
+    SCOPED_TRACE(std::to_string(channels) + " channels");
+    const Problem pr = make_problem(4, false, 19, 10, 2, channels, 12);
     auto gpu = make_likelihood_cuda(pr.data, pr.jones, pr.centre, prec);
     auto cpu = make_likelihood_cpu(pr.data, pr.jones, pr.centre, Precision::Double);
     constexpr int K = 5;
