@@ -43,16 +43,16 @@ template <typename T, bool Full>
 struct LaneShared {
   static constexpr int G = lane_group_size<T, Full>();
   static constexpr int NS = Acc<T, Full>::kStokes;
-  // Per group of the round, padded by 16 bytes (spec: one value): the 8 lanes of a row read
-  // the same source at 8 different groups, which then fall into different banks.
-  static constexpr int kStokesStride = G * kLanes * NS + 16 / int(sizeof(T));
+  // Per group of the round, padded by one value: the 8 lanes of a row read the same source at
+  // 8 different groups, which then fall into different banks (one 4- or 8-byte load per
+  // source-visibility; the Stokes values are per source, a broadcast).
   static constexpr int kSpecStride = G * kLanes + 1;
   // ln(f / f0) per channel and source staged in T for float (the gradient's per-term inputs in
   // T); double reads ln f (the 48 KiB of static shared memory would not hold both).
   static constexpr bool kStageLnr = sizeof(T) == sizeof(float);
   PaddedTerm terms[kLanes];
-  alignas(16) T stokes[kLanes][kStokesStride];  // [group][(channel, source, stokes)]
-  T spec[kLanes][kSpecStride];                  // [group][(channel, source)]
+  alignas(16) T stokes[kLanes][4];  // (I + Q, I - Q, U, V) or I at f0, per source
+  T spec[kLanes][kSpecStride];      // (f / f0)^alpha, [group][(channel, source)]
   T lnr[kStageLnr ? kLanes : 1][kStageLnr ? kSpecStride : 1];
   double ln_f[kLanes][G + 1];
   // [warp][row][source][group ^ source] (the xor: conflict-free writes by the owners and reads).
@@ -68,34 +68,35 @@ template <typename T, bool Full>
 __device__ void stage_batch(LaneShared<T, Full>& sh, const SourceTerm* terms, int num_sources,
                             int batch, int rk0, const KernelArgs<T>& a) {
   using Sh = LaneShared<T, Full>;
-  constexpr int G = Sh::G, NS = Sh::NS, C = kLanes * G;
+  constexpr int G = Sh::G, C = kLanes * G;
   const int base = batch * kLanes;
   const int ns = min(kLanes, num_sources - base);
   const int t = threadIdx.x;
-  if (t < ns) sh.terms[t].t = terms[base + t];
+  if (t < ns) {
+    const SourceTerm& s = terms[base + t];
+    sh.terms[t].t = s;
+    if constexpr (Full) {
+      sh.stokes[t][0] = T(s.i + s.q);
+      sh.stokes[t][1] = T(s.i - s.q);
+      sh.stokes[t][2] = T(s.u);
+      sh.stokes[t][3] = T(s.v);
+    } else {
+      sh.stokes[t][0] = T(s.i);
+    }
+  }
   if (t < C) sh.ln_f[t / G][t % G] = a.ln_f[min(rk0 + t, a.channels - 1)];
   for (int i = t; i < C * kLanes; i += kThreads) {
     const int c = i / kLanes, si = i % kLanes;
     const int gr = c / G, jj = c % G;
     T sp = T(0), lnr = T(0);
-    T st[4] = {T(0), T(0), T(0), T(0)};
     if (si < ns && rk0 + c < a.channels) {
       const SourceTerm& s = terms[base + si];
       const double ln_ratio = log_frequency_ratio(s, a.ln_f[rk0 + c]);
       lnr = T(ln_ratio);
       sp = detail::hd_exp(T(s.alpha * ln_ratio));
-      if constexpr (Full) {
-        st[0] = T(s.i + s.q) * sp;
-        st[1] = T(s.i - s.q) * sp;
-        st[2] = T(s.u) * sp;
-        st[3] = T(s.v) * sp;
-      } else {
-        st[0] = T(s.i) * sp;
-      }
     }
     sh.spec[gr][jj * kLanes + si] = sp;
     if constexpr (Sh::kStageLnr) sh.lnr[gr][jj * kLanes + si] = lnr;
-    for (int x = 0; x < NS; ++x) sh.stokes[gr][(jj * kLanes + si) * NS + x] = st[x];
   }
 }
 
@@ -103,7 +104,7 @@ template <typename T, bool Full, bool HasJones, Mode M>
 __global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
     likelihood_lanes_kernel(KernelArgs<T> a) {
   using Sh = LaneShared<T, Full>;
-  constexpr int G = Sh::G, NS = Sh::NS, C = kLanes * G;
+  constexpr int G = Sh::G, C = kLanes * G;
   using AccT = typename Acc<T, Full>::type;
   __shared__ Sh sh;
 
@@ -169,20 +170,25 @@ __global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
           const GroupSeed<T> sd = sh.seed[warp][wr][si][gl ^ si];
           const T ratio_m1 = sh.ratio_m1[warp][wr][si];
           Complex<T> c = sd.c, step = sd.step;
-          const T* st_base = &sh.stokes[gl][si * NS];
+          const T* sp = &sh.spec[gl][si];
+          T st[4];
+          if constexpr (Full) {
+            load4(&sh.stokes[si][0], st);
+          } else {
+            st[0] = sh.stokes[si][0];
+          }
 #pragma unroll
           for (int j = 0; j < G; ++j) {
             if (j < nj) {
               if constexpr (!HasJones) {
+                const Complex<T> cs = c * sp[j * kLanes];
                 if constexpr (Full) {
-                  T st[4];
-                  load4(st_base + j * kLanes * NS, st);
-                  acc[j].a += c * st[0];
-                  acc[j].d += c * st[1];
-                  acc[j].b += c * st[2];
-                  acc[j].c += c * st[3];
+                  acc[j].a += cs * st[0];
+                  acc[j].d += cs * st[1];
+                  acc[j].b += cs * st[2];
+                  acc[j].c += cs * st[3];
                 } else {
-                  acc[j] += c * st_base[j * kLanes];
+                  acc[j] += cs * st[0];
                 }
               } else {
                 const SourceTerm& s = sh.terms[si].t;
@@ -268,6 +274,17 @@ __global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
           const T k_0 = T(kTwoPi * il_k0), k_d = T(kTwoPi * dil);
           const T ul_0 = T(uu * il_k0), ul_d = T(uu * dil);
           const T vl_0 = T(vv * il_k0), vl_d = T(vv * dil);
+          // Without Jones the Y sums of the gradient are the same for every source: taken once.
+          if constexpr (!HasJones) {
+#pragma unroll
+            for (int j = 0; j < G; ++j) {
+              if constexpr (Full) {
+                acc[j] = gradient_ysum(acc[j]);
+              } else {
+                acc[j] = conj(acc[j]);
+              }
+            }
+          }
           for (int b = 0; b < num_batches; ++b) {
             __syncthreads();
             stage_batch<T, Full>(sh, terms, nsrc, b, rk0, a);
@@ -286,9 +303,7 @@ __global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
               Complex<T> c = sd.c, step = sd.step;
               const T dl = T(uu - ww * s.l_over_n), dm = T(vv - ww * s.m_over_n);
               const StokesT<T> bs{T(s.i), T(s.q), T(s.u), T(s.v)};
-              T g[kNumInter];
-#pragma unroll
-              for (int i = 0; i < kNumInter; ++i) g[i] = T(0);
+              GradientMoments<T> mom;
 #pragma unroll
               for (int j = 0; j < G; ++j) {
                 if (j < nj) {
@@ -299,28 +314,28 @@ __global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
                   } else {
                     ln_ratio = T(log_frequency_ratio(s, sh.ln_f[gl][j]));
                   }
-                  const T jf = T(j);
-                  const T kj = k_0 + jf * k_d, ul = ul_0 + jf * ul_d, vl = vl_0 + jf * vl_d;
                   if constexpr (Full) {
                     Jones<T> ys = acc[j];
                     if constexpr (HasJones) {
                       const std::size_t off = std::size_t(j) * jstride + so + si;
-                      ys = jones_h(a.jones4[jbase_p + off]) * acc[j] * a.jones4[jbase_q + off];
+                      ys = gradient_ysum(jones_h(a.jones4[jbase_p + off]) * acc[j] *
+                                         a.jones4[jbase_q + off]);
                     }
-                    add_source_gradient_t<T>(g, ys, coef, bs, ln_ratio, dl, dm, kj, ul, vl);
+                    mom.add(j, coef, ys, bs, ln_ratio);
                   } else {
                     Complex<T> ys = acc[j];
                     if constexpr (HasJones) {
                       const std::size_t off = std::size_t(j) * jstride + so + si;
-                      ys = conj(a.jones1[jbase_p + off]) * acc[j] * a.jones1[jbase_q + off];
+                      ys = conj(conj(a.jones1[jbase_p + off]) * acc[j] * a.jones1[jbase_q + off]);
                     }
-                    add_source_gradient_scalar_t<T>(g, ys, coef, bs.i, ln_ratio, dl, dm, kj, ul,
-                                                    vl);
+                    mom.add(j, coef, ys, bs.i, ln_ratio);
                   }
                   c = c * step;
                   step = advance_step(step, ratio_m1);
                 }
               }
+              T g[kNumInter];
+              mom.finish(g, dl, dm, k_0, k_d, ul_0, ul_d, vl_0, vl_d);
 #pragma unroll
               for (int i = 0; i < kNumInter; ++i) {
                 const double v = warp_sum(double(g[i]));

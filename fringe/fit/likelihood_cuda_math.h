@@ -119,15 +119,18 @@ struct alignas(16) GroupSeed {
 };
 
 // Seeds of L consecutive groups of G equally spaced channels (G a power of 2) from one direct
-// evaluation in double at il0 (1/m, the first group's first channel), carried from group to
-// group in double:
+// evaluation at il0 (1/m, the first group's first channel), carried from group to group in
+// double:
 //   c_{j+1} = c_j D^G A_j,  A_j = exp(g G dil (2 il_j + G dil)),  A_{j+1} = A_j q^(G^2),
 //   R_j = D a_j,           a_j = exp(g dil (2 il_j + dil)),      a_{j+1} = a_j q^G,
 // with D = exp(i dphi) (dphi the phase step of one channel), g = -(a U^2 + 2 b U V + c V^2)
 // (metres) and q = exp(2 g dil^2) (phase linear in f, the Gaussian exponent g f^2 / c0^2
-// quadratic). Each carry step costs ~1e-16 relative, so a seed is within ~1e-15 of the direct
-// c_s; rounded to T once. Seed j goes to out[j ^ swizzle] (the kernel's bank-conflict-free
-// layout; 0 on the host). Returns q - 1 in T (0 for a point source), as coefficient_step.
+// quadratic). c_0 and the factors that compound over the groups (D^G, A_0, q^G, q^(G^2)) are
+// formed in double (D^G from its own double sincos in float, by squaring D in double), D and
+// a_0 as the fused kernel forms them in T (phasor_cw, exp of a double-formed exponent): each
+// carry step adds ~1e-16 relative, so a seed is c_s to T's rounding.
+// Seed j goes to out[j ^ swizzle] (the kernel's bank-conflict-free layout; 0 on the host).
+// Returns q - 1 in T (0 for a point source), as coefficient_step.
 template <typename T, int G, int L>
 FRINGE_HD_INLINE T carry_seeds(const SourceTerm& s, double uu, double vv, double ww, double il0,
                                double dil, GroupSeed<T>* out, int swizzle) {
@@ -135,76 +138,108 @@ FRINGE_HD_INLINE T carry_seeds(const SourceTerm& s, double uu, double vv, double
   using detail::hd_exp;
   const double phase0 = predict::station_phase(uu, vv, ww, s.l, s.m, s.n_minus_1, il0);
   const double dphase = predict::station_phase(uu, vv, ww, s.l, s.m, s.n_minus_1, dil);
-  Complex<double> p = exp_i(phase0);
-  const Complex<double> d = exp_i(dphase);
-  Complex<double> dg = d;  // D^G by squaring
-  for (int i = 1; i < G; i <<= 1) dg = dg * dg;
-  double amp = 1.0, big = 1.0, small = 1.0, q_g = 1.0, q_gg = 1.0;
-  T ratio_m1 = T(0);
+  const Complex<double> p0 = exp_i(phase0);
+  const Complex<T> d = phasor_cw<T>(dphase);
+  Complex<double> dg;  // D^G
+  if constexpr (std::is_same_v<T, double>) {
+    dg = d;
+    for (int i = 1; i < G; i <<= 1) dg = dg * dg;
+  } else {
+    dg = exp_i(double(G) * dphase);
+  }
+  T small0 = T(1), ratio_m1 = T(0);
+  double amp0 = 1.0, big = 1.0, q_g = 1.0, q_gg = 1.0;
   // gaussian_argument in metres (m^-2 times (f / c0)^2 gives the exponent); 0 for a point.
   const double g = predict::gaussian_argument(s.a, s.b, s.c, uu, vv);
   if (g != 0.0) {
     const double gd = double(G) * dil;
-    amp = hd_exp(g * il0 * il0);
+    amp0 = hd_exp(g * il0 * il0);
+    small0 = hd_exp(T(g * dil * (2.0 * il0 + dil)));
     big = hd_exp(g * gd * (2.0 * il0 + gd));
-    small = hd_exp(g * dil * (2.0 * il0 + dil));
     q_g = hd_exp(2.0 * g * gd * dil);
-    q_gg = hd_exp(2.0 * g * gd * gd);
+    q_gg = q_g;
+    for (int i = 1; i < G; i <<= 1) q_gg *= q_gg;
     ratio_m1 = hd_expm1(T(2.0 * g * dil * dil));
   }
+  Complex<double> c = p0 * amp0;
+  double small = double(small0);
 #pragma unroll
   for (int j = 0; j < L; ++j) {
-    const Complex<double> c = p * amp, r = d * small;
-    out[j ^ swizzle] = GroupSeed<T>{{T(c.re), T(c.im)}, {T(r.re), T(r.im)}};
-    p = p * dg;
-    amp *= big;
+    out[j ^ swizzle] = GroupSeed<T>{{T(c.re), T(c.im)}, d * T(small)};
+    c = c * (dg * big);
     big *= q_gg;
     small *= q_g;
   }
   return ratio_m1;
 }
 
-// add_source_gradient / add_source_gradient_scalar (likelihood_math.h) without smearing, with
-// every input already in T, for the lanes kernel: no double arithmetic and no conversion per
-// term. (i, q, u, v): the source's Stokes values at f0; ln_ratio = ln(f / f0) (0: flat);
-// dl = U - W l / n and dm = V - W m / n (metres; d phi / dl = k dl); k = 2 pi f / c0 (1/m);
-// (ul, vl) = (U, V) f / c0 (wavelengths). The same sums as likelihood_math.h's, in T.
+// One source's gradient (add_source_gradient / add_source_gradient_scalar of likelihood_math.h,
+// without smearing) summed over the channels j = 0 .. G-1 of a group, all in T, for the lanes
+// kernel. The per-channel geometry is linear in j (k_j = k0 + j kd, U_j = ul0 + j uld, V_j =
+// vl0 + j vld, as f is), so the position and shape terms need only moments of z over the group:
+//   sum z_j k_j = k0 sum z + kd sum j z,   sum z_j U_j^2 = ul0^2 sum z + 2 ul0 uld sum j z
+//   + uld^2 sum j^2 z  (likewise U V, V^2),
+// with z_j = c_j <Ys_j, B>. Per channel: the brightness-weighted products and five moments; the
+// geometry once per group (finish). The Y sums per channel (ysum) are taken once per channel
+// and row, not per source: (conj Y_a + conj Y_d, conj Y_a - conj Y_d, conj Y_b + conj Y_c,
+// conj Y_b - conj Y_c) for four products (of Ys = J_p^H Y J_q with Jones), conj Y for one.
+template <typename T>
+FRINGE_HD_INLINE Jones<T> gradient_ysum(const Jones<T>& y) {
+  return {conj(y.a) + conj(y.d), conj(y.a) - conj(y.d), conj(y.b) + conj(y.c),
+          conj(y.b) - conj(y.c)};
+}
 template <typename T>
 struct StokesT {
   T i, q, u, v;
 };
 template <typename T>
-FRINGE_HD_INLINE void add_shape_gradient_t(T* g, Complex<T> z, T ln_ratio, T dl, T dm, T k, T ul,
-                                           T vl) {
-  g[kAlpha] += T(2) * z.re * ln_ratio;
-  g[kL] -= T(2) * z.im * k * dl;
-  g[kM] -= T(2) * z.im * k * dm;
-  g[kA] -= T(2) * z.re * ul * ul;
-  g[kB] -= T(4) * z.re * ul * vl;
-  g[kC] -= T(2) * z.re * vl * vl;
-}
-template <typename T>
-FRINGE_HD_INLINE void add_source_gradient_t(T* g, const Jones<T>& ys, Complex<T> coef,
-                                            const StokesT<T>& b, T ln_ratio, T dl, T dm, T k, T ul,
-                                            T vl) {
-  const Complex<T> sa = conj(ys.a) + conj(ys.d), sq = conj(ys.a) - conj(ys.d);
-  const Complex<T> su = conj(ys.b) + conj(ys.c), sv = conj(ys.b) - conj(ys.c);
-  const Complex<T> pa = coef * sa, pq = coef * sq, pu = coef * su, pv = coef * sv;
-  g[kI] += T(2) * pa.re;
-  g[kQ] += T(2) * pq.re;
-  g[kU] += T(2) * pu.re;
-  g[kV] -= T(2) * pv.im;
-  // z = c <Ys, B> = (I pa + Q pq + U pu + i V pv) (inner_with_brightness, expanded).
-  const Complex<T> z{b.i * pa.re + b.q * pq.re + b.u * pu.re - b.v * pv.im,
-                     b.i * pa.im + b.q * pq.im + b.u * pu.im + b.v * pv.re};
-  add_shape_gradient_t(g, z, ln_ratio, dl, dm, k, ul, vl);
-}
-template <typename T>
-FRINGE_HD_INLINE void add_source_gradient_scalar_t(T* g, Complex<T> ys, Complex<T> coef, T i,
-                                                   T ln_ratio, T dl, T dm, T k, T ul, T vl) {
-  const Complex<T> p = coef * conj(ys);
-  g[kI] += T(2) * p.re;
-  add_shape_gradient_t(g, p * i, ln_ratio, dl, dm, k, ul, vl);
-}
+struct GradientMoments {
+  T i = 0, q = 0, u = 0, v = 0, alpha = 0;  // sums of Re(c ysum) and Re z ln(f / f0)
+  T zr0 = 0, zr1 = 0, zr2 = 0;              // sum j^n Re z
+  T zi0 = 0, zi1 = 0;                       // sum j^n Im z
+
+  FRINGE_HD_INLINE void add_z(int j, T zr, T zi, T ln_ratio) {
+    alpha += zr * ln_ratio;
+    zr0 += zr;
+    zr1 += T(j) * zr;
+    zr2 += T(j * j) * zr;
+    zi0 += zi;
+    zi1 += T(j) * zi;
+  }
+  // Channel j of four products: coef = c_s (with the spectral factor), ys = gradient_ysum.
+  FRINGE_HD_INLINE void add(int j, Complex<T> coef, const Jones<T>& ys, const StokesT<T>& b,
+                            T ln_ratio) {
+    const Complex<T> pa = coef * ys.a, pq = coef * ys.b, pu = coef * ys.c, pv = coef * ys.d;
+    i += pa.re;
+    q += pq.re;
+    u += pu.re;
+    v -= pv.im;
+    // z = c <Ys, B> = I pa + Q pq + U pu + i V pv (inner_with_brightness).
+    add_z(j, b.i * pa.re + b.q * pq.re + b.u * pu.re - b.v * pv.im,
+          b.i * pa.im + b.q * pq.im + b.u * pu.im + b.v * pv.re, ln_ratio);
+  }
+  // One product: ys = conj Y (of conj(J_p) Y J_q with Jones), z = c conj(Ys) I.
+  FRINGE_HD_INLINE void add(int j, Complex<T> coef, Complex<T> ys, T stokes_i, T ln_ratio) {
+    const Complex<T> p = coef * ys;
+    i += p.re;
+    add_z(j, stokes_i * p.re, stokes_i * p.im, ln_ratio);
+  }
+  // d chi2 / d (the intermediate quantities) of the group into g[kNumInter]: dl = U - W l / n,
+  // dm = V - W m / n (metres), k0 + j kd = 2 pi f_j / c0 (1/m), (ul0 + j uld, vl0 + j vld) =
+  // (U, V) f_j / c0.
+  FRINGE_HD_INLINE void finish(T* g, T dl, T dm, T k0, T kd, T ul0, T uld, T vl0, T vld) const {
+    g[kI] = T(2) * i;
+    g[kQ] = T(2) * q;
+    g[kU] = T(2) * u;
+    g[kV] = T(2) * v;
+    g[kAlpha] = T(2) * alpha;
+    const T kz = k0 * zi0 + kd * zi1;  // sum k_j Im z_j
+    g[kL] = T(-2) * dl * kz;
+    g[kM] = T(-2) * dm * kz;
+    g[kA] = T(-2) * (ul0 * ul0 * zr0 + T(2) * ul0 * uld * zr1 + uld * uld * zr2);
+    g[kB] = T(-4) * (ul0 * vl0 * zr0 + (ul0 * vld + uld * vl0) * zr1 + uld * vld * zr2);
+    g[kC] = T(-2) * (vl0 * vl0 * zr0 + T(2) * vl0 * vld * zr1 + vld * vld * zr2);
+  }
+};
 
 }  // namespace fringe::fit

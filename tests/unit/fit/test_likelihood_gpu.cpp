@@ -196,14 +196,17 @@ TEST(LikelihoodCudaMath, CarriedSeedsMatchDirect) {
   }
 }
 
-// The lanes kernel's gradient terms with their inputs in T (add_source_gradient_t, _scalar_t)
-// against likelihood_math.h's add_source_gradient (double inputs) for random values: in double
-// the same sums to rounding (1e-12 of each quantity's scale), in float to float rounding.
-TEST(LikelihoodCudaMath, GradientInTMatchesDouble) {
+// The lanes kernel's gradient of one source over a group of 8 channels (GradientMoments: the
+// position and shape terms from moments of z, every input in T) against the sum of
+// likelihood_math.h's add_source_gradient per channel (double inputs), for random Y, c_s and
+// ln(f / f0): in double to rounding (1e-12 of each quantity's scale), in float to 1e-5.
+TEST(LikelihoodCudaMath, GradientMomentsMatchPerChannelSums) {
   std::mt19937_64 rng(17);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const auto cplx = [&] { return Complex<double>{u(rng), u(rng)}; };
-  for (int trial = 0; trial < 500; ++trial) {
+  const auto tf = [](Complex<double> c) { return Complex<float>{float(c.re), float(c.im)}; };
+  constexpr int G = 8;
+  for (int trial = 0; trial < 300; ++trial) {
     SourceTerm s{};
     s.l = 0.05 * u(rng);
     s.m = 0.05 * u(rng);
@@ -216,34 +219,45 @@ TEST(LikelihoodCudaMath, GradientInTMatchesDouble) {
     s.u = 0.1 * u(rng);
     s.v = 0.05 * u(rng);
     const double uu = 3e3 * u(rng), vv = 3e3 * u(rng), ww = 3e2 * u(rng);
-    const double il = (1.2e8 + 3e7 * u(rng)) / fringe::kSpeedOfLight, lnr = 0.3 * u(rng);
-    const fringe::Jones<double> ys{cplx(), cplx(), cplx(), cplx()};
-    const Complex<double> coef = cplx(), ys1 = cplx();
+    const double il0 = (1.2e8 + 3e7 * u(rng)) / fringe::kSpeedOfLight;
+    const double dil = 1e6 / fringe::kSpeedOfLight;
     double want[kNumInter] = {}, want1[kNumInter] = {};
-    add_source_gradient<double, double>(want, s, ys, coef, uu, vv, ww, il, lnr);
-    add_source_gradient_scalar<double, double>(want1, s, ys1, coef, uu, vv, ww, il, lnr);
+    GradientMoments<double> md, md1;
+    GradientMoments<float> mf;
+    const StokesT<double> b{s.i, s.q, s.u, s.v};
+    const StokesT<float> bf{float(s.i), float(s.q), float(s.u), float(s.v)};
+    for (int j = 0; j < G; ++j) {
+      const double il = il0 + j * dil, lnr = 0.3 * u(rng);
+      const fringe::Jones<double> y{cplx(), cplx(), cplx(), cplx()};
+      const Complex<double> coef = cplx(), y1 = cplx();
+      add_source_gradient<double, double>(want, s, y, coef, uu, vv, ww, il, lnr);
+      add_source_gradient_scalar<double, double>(want1, s, y1, coef, uu, vv, ww, il, lnr);
+      const fringe::Jones<double> ys = gradient_ysum(y);
+      md.add(j, coef, ys, b, lnr);
+      md1.add(j, coef, conj(y1), s.i, lnr);
+      mf.add(j, tf(coef), {tf(ys.a), tf(ys.b), tf(ys.c), tf(ys.d)}, bf, float(lnr));
+    }
     const double dl = uu - ww * s.l_over_n, dm = vv - ww * s.m_over_n;
-    const double k = fringe::kTwoPi * il, ul = uu * il, vl = vv * il;
-    double got[kNumInter] = {}, got1[kNumInter] = {};
-    add_source_gradient_t<double>(got, ys, coef, {s.i, s.q, s.u, s.v}, lnr, dl, dm, k, ul, vl);
-    add_source_gradient_scalar_t<double>(got1, ys1, coef, s.i, lnr, dl, dm, k, ul, vl);
-    float gotf[kNumInter] = {};
-    const auto tf = [](Complex<double> c) { return Complex<float>{float(c.re), float(c.im)}; };
-    add_source_gradient_t<float>(gotf, {tf(ys.a), tf(ys.b), tf(ys.c), tf(ys.d)}, tf(coef),
-                                 {float(s.i), float(s.q), float(s.u), float(s.v)}, float(lnr),
-                                 float(dl), float(dm), float(k), float(ul), float(vl));
-    // Scales: |z| <= ~20 (|coef| |ys| |B|), times the quantity's factor.
-    const double zs = 20, au = std::abs(ul), av = std::abs(vl);
-    const double sc[kNumInter] = {8,
-                                  8,
-                                  8,
-                                  8,
+    const double k0 = fringe::kTwoPi * il0, kd = fringe::kTwoPi * dil;
+    double got[kNumInter], got1[kNumInter];
+    float gotf[kNumInter];
+    md.finish(got, dl, dm, k0, kd, uu * il0, uu * dil, vv * il0, vv * dil);
+    md1.finish(got1, dl, dm, k0, kd, uu * il0, uu * dil, vv * il0, vv * dil);
+    mf.finish(gotf, float(dl), float(dm), float(k0), float(kd), float(uu * il0), float(uu * dil),
+              float(vv * il0), float(vv * dil));
+    // Scales: |z| <= ~20 per channel (|c| |Y sums| |B|), times the quantity's factor, x G.
+    const double zs = 20 * G, au = std::abs(uu) * (il0 + G * dil),
+                 av = std::abs(vv) * (il0 + G * dil), k = k0 + G * kd;
+    const double sc[kNumInter] = {8 * G,
+                                  8 * G,
+                                  8 * G,
+                                  8 * G,
                                   zs,
                                   zs * k * 4e3,
                                   zs * k * 4e3,
-                                  zs * au * au + zs,
-                                  zs * au * av + zs,
-                                  zs * av * av + zs};
+                                  zs * (au * au + 1),
+                                  zs * (au * av + 1),
+                                  zs * (av * av + 1)};
     for (int i = 0; i < kNumInter; ++i) {
       EXPECT_NEAR(got[i], want[i], 1e-12 * sc[i]) << i;
       EXPECT_NEAR(got1[i], want1[i], 1e-12 * sc[i]) << i;
