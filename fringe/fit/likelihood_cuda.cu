@@ -314,9 +314,12 @@ class LikelihoodCuda final : public LikelihoodBackend {
   void launch_mode(const KernelArgs<T>& a, std::size_t K) {
     const dim3 grid(unsigned(blocks_), 1, unsigned(K));
     if (lanes_) {
-      likelihood_lanes_kernel<T, Full, HasJones, M><<<grid, kThreads, 0, stream_>>>(a);
+      // Chi2-only calls run the gradient instantiation with no gradient asked for
+      // (likelihood_cuda_lanes.cuh): the same chi2 bits as a gradient call.
+      constexpr Mode LM = M == Mode::Model ? Mode::Model : Mode::Grad;
+      likelihood_lanes_kernel<T, Full, HasJones, LM><<<grid, kThreads, 0, stream_>>>(a);
       FRINGE_CUDA_CHECK_KERNEL(
-          (kernel_name<T, Full, HasJones, true, M>("likelihood_lanes_kernel")));
+          (kernel_name<T, Full, HasJones, true, LM>("likelihood_lanes_kernel")));
     } else if (uniform_) {
       likelihood_kernel<T, Full, HasJones, true, M><<<grid, kThreads, 0, stream_>>>(a);
       FRINGE_CUDA_CHECK_KERNEL((kernel_name<T, Full, HasJones, true, M>()));

@@ -16,6 +16,8 @@
 // a set do not depend on K.
 #pragma once
 
+#include <type_traits>
+
 #include "fringe/fit/likelihood_cuda_kernels.cuh"
 
 namespace fringe::fit::cuda_detail {
@@ -100,9 +102,14 @@ __device__ void stage_batch(LaneShared<T, Full>& sh, const SourceTerm* terms, in
   }
 }
 
+// Mode::Grad serves chi2-only calls too (want_src = want_gain = 0): one instantiation, so the
+// chi2 of a chi2-only call is bit for bit that of a gradient call (ptxas chooses which multiply
+// and add to fuse per kernel: two instantiations of the same source rounded differently on the
+// H200, BatchEqualsSingleCalls). 3 blocks per SM (168 registers): the float gradient then
+// spills 56 bytes (4 blocks: 1 KiB), the forward pass keeps 12 warps per SM.
 template <typename T, bool Full, bool HasJones, Mode M>
-__global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
-    likelihood_lanes_kernel(KernelArgs<T> a) {
+__global__ void __launch_bounds__(kThreads, 3) likelihood_lanes_kernel(KernelArgs<T> a) {
+  static_assert(M != Mode::Chi2, "chi2-only calls run the Mode::Grad instantiation");
   using Sh = LaneShared<T, Full>;
   constexpr int G = Sh::G, C = kLanes * G;
   using AccT = typename Acc<T, Full>::type;
@@ -177,36 +184,45 @@ __global__ void __launch_bounds__(kThreads, M == Mode::Grad ? 2 : 4)
           } else {
             st[0] = sh.stokes[si][0];
           }
+          // Point sources (q - 1 = 0, the step constant: the same numbers) skip the step's update.
+          const auto walk = [&](auto advance) {
 #pragma unroll
-          for (int j = 0; j < G; ++j) {
-            if (j < nj) {
-              if constexpr (!HasJones) {
-                const Complex<T> cs = c * sp[j * kLanes];
-                if constexpr (Full) {
-                  acc[j].a += cs * st[0];
-                  acc[j].d += cs * st[1];
-                  acc[j].b += cs * st[2];
-                  acc[j].c += cs * st[3];
+            for (int j = 0; j < G; ++j) {
+              if (j < nj) {
+                if constexpr (!HasJones) {
+                  const Complex<T> cs = c * sp[j * kLanes];
+                  if constexpr (Full) {
+                    acc[j].a += cs * st[0];
+                    acc[j].d += cs * st[1];
+                    acc[j].b += cs * st[2];
+                    acc[j].c += cs * st[3];
+                  } else {
+                    acc[j] += cs * st[0];
+                  }
                 } else {
-                  acc[j] += cs * st[0];
+                  const SourceTerm& s = sh.terms[si].t;
+                  const Complex<T> coef = c * sh.spec[gl][j * kLanes + si];
+                  const std::size_t off = std::size_t(j) * jstride + so + si;
+                  if constexpr (Full) {
+                    const Jones<T> jp = a.jones4[jbase_p + off], jq = a.jones4[jbase_q + off];
+                    acc[j] += jones_mul_h(predict::jones_times_brightness(jp, T(s.i), T(s.q),
+                                                                          T(s.u), T(s.v)),
+                                          jq) *
+                              coef;
+                  } else {
+                    acc[j] +=
+                        coef * T(s.i) * a.jones1[jbase_p + off] * conj(a.jones1[jbase_q + off]);
+                  }
                 }
-              } else {
-                const SourceTerm& s = sh.terms[si].t;
-                const Complex<T> coef = c * sh.spec[gl][j * kLanes + si];
-                const std::size_t off = std::size_t(j) * jstride + so + si;
-                if constexpr (Full) {
-                  const Jones<T> jp = a.jones4[jbase_p + off], jq = a.jones4[jbase_q + off];
-                  acc[j] +=
-                      jones_mul_h(
-                          predict::jones_times_brightness(jp, T(s.i), T(s.q), T(s.u), T(s.v)), jq) *
-                      coef;
-                } else {
-                  acc[j] += coef * T(s.i) * a.jones1[jbase_p + off] * conj(a.jones1[jbase_q + off]);
-                }
+                c = c * step;
+                if constexpr (decltype(advance)::value) step = advance_step(step, ratio_m1);
               }
-              c = c * step;
-              step = advance_step(step, ratio_m1);
             }
+          };
+          if (ratio_m1 == T(0)) {
+            walk(std::false_type{});
+          } else {
+            walk(std::true_type{});
           }
         }
       }
