@@ -163,7 +163,9 @@ FRINGE_HD_INLINE T carry_seeds(const SourceTerm& s, double uu, double vv, double
   }
   Complex<double> c = p0 * amp0;
   double small = double(small0);
+#ifdef __CUDA_ARCH__  // (host compilers warn about the pragma)
 #pragma unroll
+#endif
   for (int j = 0; j < L; ++j) {
     out[j ^ swizzle] = GroupSeed<T>{{T(c.re), T(c.im)}, d * T(small)};
     c = c * (dg * big);
